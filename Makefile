@@ -1,0 +1,53 @@
+# Two commands for a fresh machine (Python 3.11+ and git):  make run  ·  make test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install lint format messages worker bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(BIN)/.installed
+
+## Serve the app on the embedded default (SQLite file, Celery tasks in-process, demo content).
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py bootstrap_demo
+	@echo ""
+	@echo "  Annúminas is running: open http://$(HOST):$(PORT)/"
+	@echo "  Demo login: demo / annuminas-demo   (admin: make a superuser with manage.py createsuperuser)"
+	@echo ""
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## Install and run the whole test suite (SQLite here; PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set).
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## Regenerate and compile the translation catalogues (needs GNU gettext).
+messages: install
+	$(BIN)/python manage.py makemessages -l es -l en --ignore=.venv --ignore=staticfiles --ignore=static
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+## A Celery worker for a deployment with REDIS_URL set.
+worker: install
+	$(BIN)/celery -A annuminas worker --loglevel=INFO
+
+bench: install
+	$(BIN)/python bench/bench_engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

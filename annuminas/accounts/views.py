@@ -1,0 +1,23 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from .services import api_token_rotate
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "account/profile.html", {"token": token})
+
+
+@login_required
+@require_POST
+def token_rotate(request: HttpRequest) -> HttpResponse:
+    api_token_rotate(user=request.user)
+    messages.success(request, _("A new API token was issued; the previous one no longer works."))
+    return redirect("profile")

@@ -1,0 +1,121 @@
+"""One error shape for every API error: ``{"error": {"code", "message", "fields"}}``.
+
+``fields`` maps a field name (dotted for nested input, e.g. ``attacker.ws``) to its messages;
+it is empty when the error is not about a field. Services raise Django's ``ValidationError``
+(a player-readable message) and the handler turns it into a 400 here, so views stay thin.
+"""
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class Conflict(exceptions.APIException):
+    """409: the resource changed since the client read it (stale ``version``), or a state clash."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The resource was changed by someone else; reload it and try again."
+    default_code = "conflict"
+
+
+def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None) -> dict:
+    return {"error": {"code": code, "message": str(message), "fields": fields or {}}}
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF's nested error detail into ``{"a.b": ["message", …]}``."""
+    fields: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            for sub_name, messages in _flatten(value, name).items():
+                fields.setdefault(sub_name, []).extend(messages)
+    elif isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            fields[prefix or "non_field_errors"] = [str(item) for item in detail]
+        else:
+            for index, item in enumerate(detail):
+                name = f"{prefix}.{index}" if prefix else str(index)
+                for sub_name, messages in _flatten(item, name).items():
+                    fields.setdefault(sub_name, []).extend(messages)
+    else:
+        fields[prefix or "non_field_errors"] = [str(detail)]
+    return fields
+
+
+def _django_validation_to_drf(exc: DjangoValidationError) -> exceptions.ValidationError:
+    if hasattr(exc, "error_dict"):
+        detail = {
+            ("non_field_errors" if key == "__all__" else key): [str(m) for e in errs for m in e]
+            for key, errs in exc.error_dict.items()
+        }
+    else:
+        detail = {"non_field_errors": [str(message) for message in exc.messages]}
+    return exceptions.ValidationError(detail)
+
+
+def _first_code(codes: Any) -> str | None:
+    if isinstance(codes, str):
+        return codes
+    if isinstance(codes, dict):
+        for value in codes.values():
+            found = _first_code(value)
+            if found:
+                return found
+    if isinstance(codes, list):
+        for value in codes:
+            found = _first_code(value)
+            if found:
+                return found
+    return None
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        exc = _django_validation_to_drf(exc)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        code = _first_code(exc.get_codes()) or "invalid"
+        non_field = fields.pop("non_field_errors", None)
+        if non_field:
+            message = " ".join(non_field)
+            if not fields:
+                code = code if code != "invalid" else "invalid"
+        else:
+            message = _("Invalid input: check the fields listed.")
+        if non_field and fields:
+            fields["non_field_errors"] = non_field
+        response.data = error_body(code if code else "invalid", message, fields)
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        code = getattr(exc, "default_code", "error")
+        if isinstance(exc, exceptions.APIException):
+            codes = exc.get_codes()
+            code = _first_code(codes) or code
+        if isinstance(detail, dict | list):
+            fields = _flatten(detail)
+            message = " ".join(m for messages in fields.values() for m in messages)
+            response.data = error_body(code, message, fields)
+        else:
+            response.data = error_body(code, str(detail))
+    return response
+
+
+def json_error_response(status_code: int, code: str, message: str) -> JsonResponse:
+    """The same shape for errors raised outside DRF (unknown /api/ URLs, server errors)."""
+    return JsonResponse(error_body(code, message), status=status_code)

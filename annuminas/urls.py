@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+
+from . import views
+
+admin.site.site_header = _("League administration")
+admin.site.site_title = _("League administration")
+admin.site.index_title = _("Campaigns, rosters and catalogue")
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("annuminas.accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("api/v1/", include("annuminas.api.urls")),
+    path("rules/", include("rules.urls")),
+    path("", include("warbands.urls")),
+    path("", include("battles.urls")),
+]
+
+handler404 = "annuminas.views.page_not_found"
+handler500 = "annuminas.views.server_error"

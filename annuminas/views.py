@@ -1,0 +1,86 @@
+"""Site pages: home, health, and error pages in the visitor's language."""
+
+import logging
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .api.errors import json_error_response
+
+logger = logging.getLogger(__name__)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "annuminas/home.html")
+
+
+def _database_state() -> dict:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any driver error means "down"; the reason is reported
+        logger.warning("health: database unreachable: %s", exc)
+        return {"ok": False, "vendor": connection.vendor, "error": str(exc)[:200]}
+    return {"ok": True, "vendor": connection.vendor}
+
+
+def _broker_state(check_worker: bool) -> dict:
+    if not settings.REDIS_URL:
+        return {
+            "ok": True,
+            "mode": "in-process",
+            "detail": _("No broker configured: tasks run in-process."),
+        }
+    try:
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2
+        )
+        client.ping()
+    except redis.RedisError as exc:
+        logger.warning("health: broker unreachable: %s", exc)
+        return {"ok": False, "mode": "redis", "error": str(exc)[:200]}
+    state: dict = {"ok": True, "mode": "redis"}
+    if check_worker:
+        from .tasks import ping
+
+        try:
+            state["worker"] = ping.apply_async().get(timeout=5)
+        except Exception as exc:  # no worker answered in time
+            state["ok"] = False
+            state["worker"] = {"pong": False, "error": str(exc)[:200] or type(exc).__name__}
+    return state
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and the broker answer, 503 otherwise.
+
+    ``?worker=1`` also sends the ``ping`` task and waits for a worker's answer.
+    """
+    database = _database_state()
+    broker = _broker_state(check_worker=request.GET.get("worker") == "1")
+    healthy = database["ok"] and broker["ok"]
+    return JsonResponse(
+        {"status": "ok" if healthy else "unavailable", "database": database, "broker": broker},
+        status=200 if healthy else 503,
+    )
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return json_error_response(404, "not_found", _("Not found."))
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return json_error_response(500, "server_error", _("Server error: we have been notified."))
+    return render(request, "500.html", status=500)

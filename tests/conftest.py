@@ -1,0 +1,163 @@
+"""Shared fixtures: users, API clients, query-count helper, Redis and real Celery worker.
+
+Tests that need Redis or a worker skip (with the reason) only when REDIS_URL is unset and we are
+not in CI; in CI (``CI=true``) a missing service is a failure, never a skip.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _require_redis() -> str:
+    url = settings.REDIS_URL
+    if not url:
+        if IN_CI:
+            pytest.fail("REDIS_URL must be set in CI: Redis tests may not be skipped there.")
+        pytest.skip("REDIS_URL is unset: this test needs a real Redis (CI sets it).")
+    return url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    return _require_redis()
+
+
+@pytest.fixture
+def password() -> str:
+    return "Correct-Horse-42!"
+
+
+@pytest.fixture
+def make_user(db, password):
+    from django.contrib.auth import get_user_model
+
+    def make(username: str | None = None, **extra):
+        username = username or f"user-{uuid.uuid4().hex[:8]}"
+        return get_user_model().objects.create_user(
+            username=username, email=f"{username}@example.com", password=password, **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user("mablung")
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def auth_client(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def assert_max_queries(django_assert_max_num_queries):
+    """``with assert_max_queries(12):`` — fails listing every query when over the bound."""
+    return django_assert_max_num_queries
+
+
+def _worker_env(queue: str) -> dict[str, str]:
+    env = dict(os.environ)
+    db = settings.DATABASES["default"]
+    env["DATABASE_URL"] = (
+        f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:"
+        f"{db.get('PORT') or 5432}/{connection.settings_dict['NAME']}"
+    )
+    env["REDIS_URL"] = settings.REDIS_URL
+    env["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env["CONN_MAX_AGE"] = "0"
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+class WorkerProcess:
+    """A real ``celery worker`` subprocess on its own queue, against the test database."""
+
+    def __init__(self, queue: str):
+        self.queue = queue
+        self.name = f"test-{uuid.uuid4().hex[:8]}"
+        self.process: subprocess.Popen | None = None
+        self.log_path = ROOT / ".pytest-worker.log"
+
+    def start(self) -> None:
+        from annuminas.celery import app
+
+        self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "annuminas", "worker",
+                "--pool=solo", "--concurrency=1", "-Q", self.queue, "--loglevel=INFO",
+                "--without-gossip", "--without-mingle", "--without-heartbeat",
+                "-n", f"{self.name}@%h",
+            ],
+            cwd=ROOT, env=_worker_env(self.queue), stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker exited early; see {self.log_path}")
+            try:
+                replies = app.control.inspect(timeout=0.5).ping() or {}
+            except Exception:  # broker not ready yet; keep polling
+                replies = {}
+            if any(name.startswith(f"{self.name}@") for name in replies):
+                return
+            time.sleep(0.3)
+        raise RuntimeError(f"worker did not answer within 60 s; see {self.log_path}")
+
+    def kill(self) -> None:
+        """SIGKILL: the worker dies mid-task, as in a crash."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if getattr(self, "log", None):
+            self.log.close()
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real worker on the default queue, against the test database (PostgreSQL + Redis)."""
+    _require_redis()
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("worker tests need PostgreSQL in CI")
+        pytest.skip("a real worker needs a shared database server (set DATABASE_URL)")
+    from annuminas.celery import app
+
+    app.control.purge()
+    worker = WorkerProcess(settings.CELERY_TASK_DEFAULT_QUEUE)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
