@@ -4,7 +4,13 @@ from celery import shared_task
 from django.db import connection
 
 
-@shared_task(name="annuminas.ping", acks_late=True, reject_on_worker_lost=True, time_limit=10)
+@shared_task(
+    name="annuminas.ping",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=10,
+    soft_time_limit=8,
+)
 def ping() -> dict:
     """Answer from the worker, proving broker, worker and database reach each other."""
     with connection.cursor() as cursor:

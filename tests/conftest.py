@@ -106,12 +106,27 @@ class WorkerProcess:
         self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "annuminas", "worker",
-                "--pool=solo", "--concurrency=1", "-Q", self.queue, "--loglevel=INFO",
-                "--without-gossip", "--without-mingle", "--without-heartbeat",
-                "-n", f"{self.name}@%h",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "annuminas",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "-Q",
+                self.queue,
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{self.name}@%h",
             ],
-            cwd=ROOT, env=_worker_env(self.queue), stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=_worker_env(self.queue),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         deadline = time.monotonic() + 60

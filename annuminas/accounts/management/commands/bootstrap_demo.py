@@ -27,7 +27,5 @@ class Command(BaseCommand):
         if demo_content_ensure is not None:
             demo_content_ensure(user=user)
         self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo login: {settings.DEMO_USERNAME} / {settings.DEMO_PASSWORD}"
-            )
+            self.style.SUCCESS(f"Demo login: {settings.DEMO_USERNAME} / {settings.DEMO_PASSWORD}")
         )

@@ -1,0 +1,84 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import environ
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRODUCTION_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x7Q!9vR#2mL$8kP@4nT&6wZ*1bY^3cU(5dE)0fG_hJ+iK=lM-oN~pS",
+    "ALLOWED_HOSTS": "annuminas.example.org",
+    "SECURE_SSL_REDIRECT": "true",
+    "SESSION_COOKIE_SECURE": "true",
+    "CSRF_COOKIE_SECURE": "true",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
+    "SECURE_HSTS_PRELOAD": "true",
+}
+
+
+def _manage(*args: str, extra_env: dict[str, str]) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_ALLOW")}
+    env.update(extra_env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_values():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", extra_env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_flags_development_defaults():
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        extra_env={"DEBUG": "true", "SECRET_KEY": "short"},
+    )
+    assert result.returncode != 0
+    assert "security.W018" in result.stderr + result.stdout  # DEBUG on in deployment
+
+
+def test_database_url_selects_postgresql_through_psycopg3():
+    config = environ.Env.db_url_config("postgres://u@127.0.0.1:5432/annuminas")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    import psycopg
+
+    assert psycopg.__version__.startswith("3.")
+
+
+def test_embedded_default_in_a_clean_environment():
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='annuminas.settings';"
+        "django.setup(); from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
+        " s.CACHES['default']['BACKEND'].rsplit('.',1)[-1], s.LANGUAGE_CODE)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "True",
+        "LocMemCache",
+        "es",
+    ]
