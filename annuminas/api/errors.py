@@ -94,13 +94,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         non_field = fields.pop("non_field_errors", None)
         if non_field:
             message = " ".join(non_field)
-            if not fields:
-                code = code if code != "invalid" else "invalid"
+            if fields:
+                fields["non_field_errors"] = non_field
         else:
-            message = _("Invalid input: check the fields listed.")
-        if non_field and fields:
-            fields["non_field_errors"] = non_field
-        response.data = error_body(code if code else "invalid", message, fields)
+            message = "; ".join(f"{name}: {messages[0]}" for name, messages in fields.items())
+        response.data = error_body(code, message or _("Invalid input."), fields)
     else:
         detail = getattr(exc, "detail", str(exc))
         code = getattr(exc, "default_code", "error")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -133,7 +133,9 @@ class Dice:
 
     def __init__(self, seed: int | None = None, faces: Iterable[int] | None = None) -> None:
         if seed is not None and faces is not None:
-            raise DiceError(_("Give either a seed or the faces rolled, not both."), code="dice.source")
+            raise DiceError(
+                _("Give either a seed or the faces rolled, not both."), code="dice.source"
+            )
         self.record: list[Roll] = []
         self._rerolled: set[int] = set()
         self._faces: tuple[int, ...] | None = None
@@ -164,7 +166,7 @@ class Dice:
 
     @classmethod
     def replay(cls, rolls: Iterable[Roll | dict[str, Any]]) -> Dice:
-        """Dice that give back, in order, the faces of a recorded run (a ``record`` or its dicts)."""
+        """Dice giving back, in order, the faces of a recorded run (a ``record`` or its dicts)."""
         faces: list[int] = []
         for roll in rolls:
             roll_faces = roll.faces if isinstance(roll, Roll) else roll["faces"]
@@ -183,8 +185,8 @@ class Dice:
     def _face(self, sides: int, expression: str, purpose: str) -> int:
         if self._rng is not None:
             return self._rng.randint(1, sides)
-        assert self._faces is not None
-        if self._position >= len(self._faces):
+        given = self._faces or ()
+        if self._position >= len(given):
             raise DiceError(
                 _(
                     "The given dice ran out: %(expression)s for %(purpose)s needs another face, "
@@ -193,9 +195,9 @@ class Dice:
                 code="dice.exhausted",
                 expression=expression,
                 purpose=purpose or "-",
-                count=len(self._faces),
+                count=len(given),
             )
-        face = self._faces[self._position]
+        face = given[self._position]
         if not 1 <= face <= sides:
             raise DiceError(
                 _("A D%(sides)d cannot show %(face)d (given face number %(position)d)."),
@@ -248,6 +250,11 @@ class Dice:
         self.record.append(new)
         return new
 
+    def forget(self) -> None:
+        """Drop the record (long simulations); the generator state and the faces go on."""
+        self.record.clear()
+        self._rerolled.clear()
+
     def faces_used(self) -> list[int]:
         """Every face rolled so far, in order (feed them to ``Dice(faces=...)`` to replay)."""
         return [face for roll in self.record for face in roll.faces]
@@ -263,4 +270,3 @@ class Dice:
 def roll_expression(expression: str, *, dice: Dice, purpose: str = "") -> Roll:
     """Roll a free expression (the API's ``/roll/``): thin wrapper kept for symmetry."""
     return dice.roll(expression, purpose)
-

@@ -1,0 +1,14 @@
+// Fill the calculator's attacker or defender profile from one of the user's fighters.
+document.addEventListener("change", function (event) {
+  var select = event.target.closest("select[data-fill]");
+  if (!select) return;
+  var option = select.options[select.selectedIndex];
+  if (!option || !option.value) return;
+  var profile = option.dataset;
+  var prefix = select.dataset.fill;
+  var fields = prefix === "a" ? ["ws", "bs", "s", "a"] : ["ws", "t", "w", "s"];
+  fields.forEach(function (key) {
+    var input = document.querySelector("[name=" + prefix + "_" + key + "]");
+    if (input && profile[key] !== undefined) input.value = profile[key];
+  });
+});
