@@ -9,6 +9,7 @@ below. ``python manage.py check --deploy`` is clean with production values (see 
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -119,6 +120,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "nightly-standings": {
+        "task": "battles.standings_recompute",
+        "schedule": crontab(hour=3, minute=30),
+    },
+    "sweep-stuck-jobs": {"task": "battles.jobs_sweep", "schedule": 600.0},
+}
 
 # --- Auth -------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -208,6 +216,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets that share a field name get stable, readable enum names.
+    "ENUM_NAME_OVERRIDES": {
+        "FighterStatusEnum": "warbands.models.Fighter.Status",
+        "BattleStatusEnum": "battles.models.Battle.Status",
+        "BattleEventKindEnum": "battles.models.BattleEvent.Kind",
+        "AttackKindEnum": [("melee", "melee"), ("shooting", "shooting")],
+    },
 }
 
 # --- Security (production switches) ----------------------------------------------------------

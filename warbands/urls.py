@@ -1,3 +1,38 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import views
+
+urlpatterns = [
+    path("warbands/", views.warband_list, name="warband-list"),
+    path("warbands/new/", views.warband_create, name="warband-create"),
+    path("warbands/import/", views.warband_import, name="warband-import"),
+    path("warbands/<int:pk>/", views.warband_sheet_page, name="warband-sheet"),
+    path("warbands/<int:pk>/edit/", views.warband_edit, name="warband-edit"),
+    path("warbands/<int:pk>/delete/", views.warband_delete, name="warband-delete"),
+    path("warbands/<int:pk>/hire/", views.warband_hire, name="warband-hire"),
+    path(
+        "warbands/<int:pk>/hire/preview/", views.warband_hire_preview, name="warband-hire-preview"
+    ),
+    path("warbands/<int:pk>/buy/", views.warband_buy, name="warband-buy"),
+    path("warbands/<int:pk>/buy/preview/", views.warband_buy_preview, name="warband-buy-preview"),
+    path(
+        "warbands/<int:pk>/items/<int:item_pk>/<str:operation>/",
+        views.warband_item_action,
+        name="warband-item-action",
+    ),
+    path(
+        "warbands/<int:pk>/fighters/<int:fighter_pk>/<str:operation>/",
+        views.warband_fighter_action,
+        name="warband-fighter-action",
+    ),
+    path(
+        "warbands/<int:pk>/groups/<int:group_pk>/dismiss/",
+        views.warband_group_dismiss,
+        name="warband-group-dismiss",
+    ),
+    path("warbands/<int:pk>/ledger/", views.warband_ledger_page, name="warband-ledger"),
+    path("warbands/<int:pk>/print/", views.warband_print, name="warband-print"),
+    path("warbands/<int:pk>/pdf/", views.warband_pdf, name="warband-pdf"),
+    path("warbands/<int:pk>/export/", views.warband_export, name="warband-export"),
+    path("share/<str:token>/", views.warband_share, name="warband-share"),
+]

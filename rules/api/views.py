@@ -5,6 +5,7 @@ import secrets
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -53,6 +54,7 @@ class RulesAPIView(APIView):
 
 class RollView(RulesAPIView):
     @extend_schema(
+        responses=OpenApiTypes.OBJECT,
         request=RollSerializer,
         examples=[OpenApiExample("2D6 with a seed", value={"expression": "2D6", "seed": 42})],
         summary="Roll dice",
@@ -81,7 +83,7 @@ class RollView(RulesAPIView):
 
 
 class CheckListView(RulesAPIView):
-    @extend_schema(summary="The checks and their parameters")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The checks and their parameters")
     def get(self, request):
         return Response(
             {
@@ -93,6 +95,7 @@ class CheckListView(RulesAPIView):
 
 class CheckView(RulesAPIView):
     @extend_schema(
+        responses=OpenApiTypes.OBJECT,
         request=DiceSourceSerializer,
         parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=sorted(CHECKS))],
         examples=[
@@ -126,6 +129,7 @@ class CheckView(RulesAPIView):
 
 class AttackView(RulesAPIView):
     @extend_schema(
+        responses=OpenApiTypes.OBJECT,
         request=AttackSerializer,
         summary="Resolve one attack or a phase, step by step",
         examples=[
@@ -157,6 +161,7 @@ class AttackView(RulesAPIView):
 
 class OddsView(RulesAPIView):
     @extend_schema(
+        responses=OpenApiTypes.OBJECT,
         request=SituationSerializer,
         summary="Exact odds of one attack or a phase",
         description=(
@@ -189,6 +194,9 @@ class OddsView(RulesAPIView):
 
 
 class TablesView(RulesAPIView):
-    @extend_schema(summary="The tables in force (to hit, to wound, saves, injuries, criticals…)")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="The tables in force (to hit, to wound, saves, injuries, criticals…)",
+    )
     def get(self, request):
         return Response(tables_as_dict())

@@ -1,0 +1,412 @@
+"""Serializers: shapes only. Writes go through ``warbands.services``."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ..models import (
+    PROFILE_FIELDS,
+    Equipment,
+    EquipmentItem,
+    EquipmentList,
+    Fighter,
+    FighterType,
+    HenchmanGroup,
+    LedgerEntry,
+    Race,
+    Skill,
+    SkillList,
+    SpecialRule,
+    Warband,
+    WarbandType,
+)
+
+
+class WarbandProfileSerializer(serializers.Serializer):
+    m = serializers.FloatField(help_text=_("Movement (M) in cm."))
+    ws = serializers.IntegerField(help_text="HA")
+    bs = serializers.IntegerField(help_text="HP")
+    s = serializers.IntegerField(help_text="F")
+    t = serializers.IntegerField(help_text="R")
+    w = serializers.IntegerField(help_text="H")
+    i = serializers.IntegerField(help_text="I")
+    a = serializers.IntegerField(help_text="A")
+    ld = serializers.IntegerField(help_text="L")
+
+
+def profile_of(obj) -> dict:
+    return {field: getattr(obj, field) for field in PROFILE_FIELDS}
+
+
+# --- catalogue ---------------------------------------------------------------------------------
+
+
+class RaceSerializer(serializers.ModelSerializer):
+    max_profile = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Race
+        fields = ["slug", "name", "description", "max_profile"]
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_max_profile(self, obj) -> dict:
+        return obj.max_profile()
+
+
+class SpecialRuleSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SpecialRule
+        fields = ["slug", "name", "description"]
+
+
+class SkillSerializer(serializers.ModelSerializer):
+    skill_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Skill
+        fields = ["slug", "name", "description", "skill_list", "effects"]
+
+
+class EquipmentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Equipment
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "kind",
+            "cost",
+            "cost_dice",
+            "rarity",
+            "two_handed",
+            "range_cm",
+            "strength",
+            "armour_save",
+            "rules",
+        ]
+
+
+class EquipmentListEntrySerializer(serializers.Serializer):
+    item = serializers.CharField(source="equipment.slug")
+    name = serializers.CharField(source="equipment.name")
+    price = serializers.IntegerField()
+    rare = serializers.BooleanField(source="is_rare")
+
+
+class EquipmentListSerializer(serializers.ModelSerializer):
+    items = EquipmentListEntrySerializer(source="entries", many=True, read_only=True)
+
+    class Meta:
+        model = EquipmentList
+        fields = ["slug", "name", "description", "items"]
+
+
+class FighterTypeSerializer(serializers.ModelSerializer):
+    warband_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    race = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    equipment_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    skill_lists = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    profile = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FighterType
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "warband_type",
+            "race",
+            "role",
+            "cost",
+            "max_count",
+            "group_max_size",
+            "starting_experience",
+            "is_large",
+            "can_gain_experience",
+            "special_rules",
+            "equipment_list",
+            "skill_lists",
+            "profile",
+        ]
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_profile(self, obj) -> dict:
+        return profile_of(obj)
+
+
+class WarbandTypeSerializer(serializers.ModelSerializer):
+    race = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    pack = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    fighter_types = FighterTypeSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = WarbandType
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "pack",
+            "race",
+            "starting_treasury",
+            "min_size",
+            "max_size",
+            "max_heroes",
+            "playable",
+            "fighter_types",
+        ]
+
+
+class SkillListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SkillList
+        fields = ["slug", "name", "description"]
+
+
+# --- rosters --------------------------------------------------------------------------------------
+
+
+class WarbandSerializer(serializers.ModelSerializer):
+    warband_type = serializers.SlugRelatedField(
+        slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
+    )
+    warband_type_name = serializers.CharField(source="warband_type.name", read_only=True)
+    sheet_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Warband
+        fields = [
+            "id",
+            "name",
+            "warband_type",
+            "warband_type_name",
+            "treasury",
+            "finds",
+            "rating",
+            "version",
+            "notes",
+            "sheet_url",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = ["treasury", "finds", "rating", "version", "notes"]
+
+    def get_sheet_url(self, obj) -> str:
+        return reverse("warband-sheet", args=[obj.pk])
+
+
+class WarbandCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    warband_type = serializers.SlugRelatedField(
+        slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
+    )
+
+
+class VersionField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault(
+            "help_text",
+            _("The warband version you read (or send If-Match); a stale one answers 409."),
+        )
+        super().__init__(**kwargs)
+
+
+class WarbandUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, required=False)
+    notes = serializers.CharField(required=False, allow_blank=True)
+    version = VersionField()
+
+
+class WarbandVersionSerializer(serializers.Serializer):
+    version = VersionField()
+
+
+class EquipmentItemSerializer(serializers.ModelSerializer):
+    item = serializers.CharField(source="equipment.slug", read_only=True)
+    name = serializers.CharField(source="equipment.name", read_only=True)
+    kind = serializers.CharField(source="equipment.kind", read_only=True)
+
+    class Meta:
+        model = EquipmentItem
+        fields = ["id", "item", "name", "kind", "unit_price", "fighter", "group"]
+
+
+class FighterSerializer(serializers.ModelSerializer):
+    fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    fighter_type_name = serializers.CharField(source="fighter_type.name", read_only=True)
+    profile = serializers.SerializerMethodField()
+    base_profile = serializers.SerializerMethodField()
+    skills = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    equipment = EquipmentItemSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Fighter
+        fields = [
+            "id",
+            "name",
+            "fighter_type",
+            "fighter_type_name",
+            "group",
+            "is_hero",
+            "is_leader",
+            "status",
+            "profile",
+            "base_profile",
+            "experience",
+            "advances_due",
+            "advances",
+            "skills",
+            "injuries",
+            "special_rules",
+            "misses_battles",
+            "equipment",
+        ]
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_profile(self, obj) -> dict:
+        return profile_of(obj)
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_base_profile(self, obj) -> dict:
+        return profile_of(obj.fighter_type)
+
+
+class WarbandMemberSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Fighter
+        fields = ["id", "name", "status", "injuries", "misses_battles"]
+
+
+class HenchmanGroupSerializer(serializers.ModelSerializer):
+    fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    fighter_type_name = serializers.CharField(source="fighter_type.name", read_only=True)
+    profile = serializers.SerializerMethodField()
+    base_profile = serializers.SerializerMethodField()
+    members = WarbandMemberSerializer(many=True, read_only=True)
+    equipment = EquipmentItemSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = HenchmanGroup
+        fields = [
+            "id",
+            "name",
+            "fighter_type",
+            "fighter_type_name",
+            "profile",
+            "base_profile",
+            "experience",
+            "advances_due",
+            "advances",
+            "special_rules",
+            "members",
+            "equipment",
+        ]
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_profile(self, obj) -> dict:
+        return profile_of(obj)
+
+    @extend_schema_field(WarbandProfileSerializer)
+    def get_base_profile(self, obj) -> dict:
+        return profile_of(obj.fighter_type)
+
+
+class SheetSerializer(WarbandSerializer):
+    """The whole roster in one response."""
+
+    heroes = FighterSerializer(source="heroes_all", many=True, read_only=True)
+    groups = HenchmanGroupSerializer(source="group_list", many=True, read_only=True)
+    stash = EquipmentItemSerializer(many=True, read_only=True)
+    warrior_count = serializers.IntegerField(read_only=True)
+    total_experience = serializers.IntegerField(read_only=True)
+    has_leader = serializers.BooleanField(read_only=True)
+    max_size = serializers.IntegerField(source="warband_type.max_size", read_only=True)
+    max_heroes = serializers.IntegerField(source="warband_type.max_heroes", read_only=True)
+
+    class Meta(WarbandSerializer.Meta):
+        fields = [
+            *WarbandSerializer.Meta.fields,
+            "warrior_count",
+            "total_experience",
+            "has_leader",
+            "max_size",
+            "max_heroes",
+            "heroes",
+            "groups",
+            "stash",
+        ]
+
+
+class LedgerEntrySerializer(serializers.ModelSerializer):
+    source_type = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LedgerEntry
+        fields = [
+            "id",
+            "amount",
+            "finds_delta",
+            "treasury_after",
+            "finds_after",
+            "reason",
+            "description",
+            "source_type",
+            "source_id",
+            "created_at",
+        ]
+
+    def get_source_type(self, obj) -> str | None:
+        return obj.source_type.model if obj.source_type_id else None
+
+
+class WarbandHireSerializer(serializers.Serializer):
+    fighter_type = serializers.SlugRelatedField(
+        slug_field="slug", queryset=FighterType.objects.all()
+    )
+    name = serializers.CharField(max_length=80)
+    count = serializers.IntegerField(default=1, min_value=1)
+    group = serializers.IntegerField(
+        required=False, help_text=_("Add the new henchmen to this group of the warband.")
+    )
+    version = VersionField()
+
+
+class WarbandBuySerializer(serializers.Serializer):
+    item = serializers.SlugRelatedField(slug_field="slug", queryset=Equipment.objects.all())
+    version = VersionField()
+
+
+class WarbandAssignSerializer(serializers.Serializer):
+    fighter = serializers.IntegerField(required=False)
+    group = serializers.IntegerField(required=False)
+    version = VersionField()
+
+
+class WarbandRenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    version = VersionField()
+
+
+class WarbandWriteResultSerializer(serializers.Serializer):
+    """Every write answers the warband's new state (use its ``version`` for the next write)."""
+
+    warband = WarbandSerializer()
+    fighter = FighterSerializer(required=False)
+    group = HenchmanGroupSerializer(required=False)
+    item = EquipmentItemSerializer(required=False)
+    items = EquipmentItemSerializer(many=True, required=False)
+    ledger_entry = LedgerEntrySerializer(required=False)
+
+
+class WarbandImportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text='"annuminas.warband"')
+    format_version = serializers.IntegerField(help_text="1")
+    warband = serializers.DictField()
+    ledger = serializers.ListField(child=serializers.DictField(), required=False)
+    fighters = serializers.ListField(child=serializers.DictField(), required=False)
+    groups = serializers.ListField(child=serializers.DictField(), required=False)
+    stash = serializers.ListField(child=serializers.DictField(), required=False)

@@ -1,0 +1,301 @@
+"""Load a content pack (a folder of YAML files) into the catalogue: upsert by slug.
+
+Idempotent: the pack's files are hashed; when the hash matches the one recorded on the
+``ContentPack`` nothing is written at all (so organisers' admin edits survive a re-run). A
+changed file re-applies the whole pack and bumps the pack's ``version`` (its revision).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from .models import (
+    PROFILE_FIELDS,
+    ContentPack,
+    Equipment,
+    EquipmentList,
+    EquipmentListEntry,
+    FighterType,
+    Race,
+    Skill,
+    SkillList,
+    SpecialRule,
+    WarbandType,
+)
+
+DEFAULT_PACK_PATH = Path(__file__).resolve().parent / "content"
+SECTIONS = (
+    "pack",
+    "races",
+    "special_rules",
+    "skill_lists",
+    "equipment",
+    "equipment_lists",
+    "warband_types",
+)
+
+
+@dataclass
+class LoadResult:
+    pack: ContentPack
+    changed: bool
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def parse_profile(text: Any, *, where: str) -> dict[str, float | int]:
+    """``"10 3 3 3 3 1 3 1 7"`` → ``{"m": 10, "ws": 3, …}`` (M may be a half, e.g. 7.5)."""
+    parts = str(text).split()
+    if len(parts) != len(PROFILE_FIELDS):
+        raise ValidationError(f"{where}: a profile needs 9 values (M HA HP F R H I A L): {text!r}")
+    try:
+        values: dict[str, float | int] = {"m": float(parts[0])}
+        values.update(
+            {name: int(value) for name, value in zip(PROFILE_FIELDS[1:], parts[1:], strict=True)}
+        )
+    except ValueError as exc:
+        raise ValidationError(f"{where}: not a profile: {text!r}") from exc
+    return values
+
+
+def pack_files(path: Path) -> tuple[list[tuple[str, bytes]], str]:
+    """The pack's files (name, bytes) and their combined hash."""
+    files = sorted(path.glob("*.yaml"))
+    if not files:
+        raise ValidationError(f"No *.yaml files in {path}")
+    digest = hashlib.sha256()
+    contents = []
+    for file in files:
+        raw = file.read_bytes()
+        digest.update(file.name.encode() + b"\0" + raw + b"\0")
+        contents.append((file.name, raw))
+    return contents, digest.hexdigest()
+
+
+def read_pack(files: list[tuple[str, bytes]], path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name, raw in files:
+        content = yaml.safe_load(raw) or {}
+        for key, value in content.items():
+            if key not in SECTIONS:
+                raise ValidationError(f"{name}: unknown section {key!r}")
+            if key == "pack":
+                data[key] = value
+            else:
+                data.setdefault(key, {}).update(value or {})
+    if "pack" not in data:
+        raise ValidationError(f"{path}: no file defines the `pack` section")
+    return data
+
+
+def _upsert(model, slug: str, values: dict[str, Any], counts: dict[str, int]):
+    obj, created = model.objects.update_or_create(slug=slug, defaults=values)
+    counts[model.__name__] = counts.get(model.__name__, 0) + 1
+    return obj
+
+
+@transaction.atomic
+def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) -> LoadResult:
+    """Load the pack in ``path``. Nothing is written when its files did not change."""
+    files, content_hash = pack_files(Path(path))
+    unchanged = ContentPack.objects.filter(content_hash=content_hash).first()
+    if unchanged is not None and not force:
+        return LoadResult(pack=unchanged, changed=False)
+    data = read_pack(files, Path(path))
+    meta = data["pack"]
+    slug = meta["slug"]
+    pack = ContentPack.objects.select_for_update().filter(slug=slug).first()
+
+    if pack is None:
+        pack = ContentPack(slug=slug, version=1)
+    elif pack.content_hash != content_hash:
+        pack.version += 1
+    pack.name = meta.get("name", slug)
+    pack.description = meta.get("description", "")
+    pack.declared_version = str(meta.get("version", ""))
+    pack.settings = meta.get("settings", {})
+    pack.content_hash = content_hash
+    pack.source = str(path)
+    pack.loaded_at = timezone.now()
+    pack.save()
+
+    counts: dict[str, int] = {}
+    races = {}
+    for race_slug, row in (data.get("races") or {}).items():
+        maximum = parse_profile(row["max"], where=f"race {race_slug}")
+        values = {"pack": pack, "name": row["name"], "description": row.get("description", "")}
+        values.update({f"max_{name}": value for name, value in maximum.items()})
+        races[race_slug] = _upsert(Race, race_slug, values, counts)
+
+    special_rules = set()
+    for rule_slug, row in (data.get("special_rules") or {}).items():
+        _upsert(
+            SpecialRule,
+            rule_slug,
+            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
+            counts,
+        )
+        special_rules.add(rule_slug)
+
+    skill_lists = {}
+    for list_slug, row in (data.get("skill_lists") or {}).items():
+        skill_list = _upsert(
+            SkillList,
+            list_slug,
+            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
+            counts,
+        )
+        skill_lists[list_slug] = skill_list
+        for skill_slug, skill in (row.get("skills") or {}).items():
+            _upsert(
+                Skill,
+                skill_slug,
+                {
+                    "pack": pack,
+                    "skill_list": skill_list,
+                    "name": skill["name"],
+                    "description": skill.get("description", ""),
+                    "effects": skill.get("effects", {}),
+                },
+                counts,
+            )
+
+    equipment = {}
+    for item_slug, row in (data.get("equipment") or {}).items():
+        kind = row["kind"]
+        if kind not in Equipment.Kind.values:
+            raise ValidationError(f"equipment {item_slug}: unknown kind {kind!r}")
+        equipment[item_slug] = _upsert(
+            Equipment,
+            item_slug,
+            {
+                "pack": pack,
+                "name": row["name"],
+                "description": row.get("description", ""),
+                "kind": kind,
+                "cost": row["cost"],
+                "cost_dice": row.get("cost_dice", ""),
+                "rarity": row.get("rarity"),
+                "two_handed": bool(row.get("two_handed", False)),
+                "range_cm": row.get("range_cm"),
+                "strength": str(row.get("strength", "")),
+                "armour_save": row.get("save"),
+                "rules": row.get("rules", {}),
+            },
+            counts,
+        )
+
+    def equipment_by_slug(item_slug: str, where: str) -> Equipment:
+        if item_slug in equipment:
+            return equipment[item_slug]
+        found = Equipment.objects.filter(slug=item_slug).first()
+        if found is None:
+            raise ValidationError(f"{where}: unknown equipment {item_slug!r}")
+        return found
+
+    equipment_lists = {}
+    for list_slug, row in (data.get("equipment_lists") or {}).items():
+        equipment_list = _upsert(
+            EquipmentList,
+            list_slug,
+            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
+            counts,
+        )
+        equipment_lists[list_slug] = equipment_list
+        kept = []
+        for entry in row.get("items") or []:
+            if isinstance(entry, dict):
+                ((item_slug, options),) = entry.items()
+            else:
+                item_slug, options = entry, {}
+            item = equipment_by_slug(item_slug, f"equipment list {list_slug}")
+            EquipmentListEntry.objects.update_or_create(
+                equipment_list=equipment_list,
+                equipment=item,
+                defaults={"cost": options.get("cost"), "common": bool(options.get("common"))},
+            )
+            kept.append(item.pk)
+        equipment_list.entries.exclude(equipment_id__in=kept).delete()
+
+    def lookup(model, cache: dict, ref_slug: str, where: str):
+        if ref_slug in cache:
+            return cache[ref_slug]
+        found = model.objects.filter(slug=ref_slug).first()
+        if found is None:
+            raise ValidationError(f"{where}: unknown {model.__name__} {ref_slug!r}")
+        cache[ref_slug] = found
+        return found
+
+    for type_slug, row in (data.get("warband_types") or {}).items():
+        race = lookup(Race, races, row["race"], f"warband type {type_slug}")
+        warband_type = _upsert(
+            WarbandType,
+            type_slug,
+            {
+                "pack": pack,
+                "name": row["name"],
+                "description": row.get("description", ""),
+                "race": race,
+                "starting_treasury": row.get("starting_treasury", 500),
+                "min_size": row.get("min_size", 3),
+                "max_size": row.get("max_size", 15),
+                "max_heroes": row.get("max_heroes", 6),
+                "playable": row.get("playable", True),
+            },
+            counts,
+        )
+        leaders = 0
+        for order, (fighter_slug, ft) in enumerate((row.get("fighter_types") or {}).items()):
+            where = f"fighter type {fighter_slug}"
+            role = ft["role"]
+            if role not in FighterType.Role.values:
+                raise ValidationError(f"{where}: unknown role {role!r}")
+            leaders += role == FighterType.Role.LEADER
+            fighter_race = lookup(Race, races, ft.get("race", row["race"]), where)
+            profile = parse_profile(ft["profile"], where=where)
+            over = [
+                name
+                for name, value in profile.items()
+                if value > getattr(fighter_race, f"max_{name}")
+            ]
+            if over:
+                raise ValidationError(f"{where}: profile above the racial maximum in {over}")
+            unknown_rules = set(ft.get("rules", [])) - special_rules
+            unknown_rules -= set(SpecialRule.objects.values_list("slug", flat=True))
+            if unknown_rules:
+                raise ValidationError(f"{where}: unknown special rules {sorted(unknown_rules)}")
+            list_slug = ft.get("equipment")
+            values = {
+                "pack": pack,
+                "name": ft["name"],
+                "description": ft.get("description", ""),
+                "warband_type": warband_type,
+                "race": fighter_race,
+                "role": role,
+                "cost": ft["cost"],
+                "max_count": 1 if role == FighterType.Role.LEADER else ft.get("max"),
+                "group_max_size": ft.get("group", 5),
+                "starting_experience": ft.get("xp", 0),
+                "is_large": bool(ft.get("large", False)),
+                "can_gain_experience": bool(ft.get("experience", True)),
+                "special_rules": list(ft.get("rules", [])),
+                "equipment_list": (
+                    lookup(EquipmentList, equipment_lists, list_slug, where) if list_slug else None
+                ),
+                "order": order,
+                **profile,
+            }
+            fighter_type = _upsert(FighterType, fighter_slug, values, counts)
+            fighter_type.skill_lists.set(
+                [lookup(SkillList, skill_lists, s, where) for s in ft.get("skills", [])]
+            )
+        if leaders != 1:
+            raise ValidationError(f"warband type {type_slug}: needs exactly one leader type")
+    return LoadResult(pack=pack, changed=True, counts=counts)

@@ -1,0 +1,66 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import EquipmentListEntry, FighterType, HenchmanGroup, WarbandType
+
+
+class WarbandCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    warband_type = forms.ModelChoiceField(
+        label=_("Warband type"),
+        queryset=WarbandType.objects.filter(playable=True).order_by("name"),
+        empty_label=_("Choose a warband type"),
+    )
+
+
+class VersionedForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
+class WarbandEditForm(VersionedForm):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+
+
+class HireForm(VersionedForm):
+    fighter_type = forms.ModelChoiceField(label=_("Type"), queryset=FighterType.objects.none())
+    name = forms.CharField(label=_("Name"), max_length=80)
+    count = forms.IntegerField(label=_("How many (henchmen)"), min_value=1, max_value=20, initial=1)
+    group = forms.ModelChoiceField(
+        label=_("Join an existing group"),
+        queryset=HenchmanGroup.objects.none(),
+        required=False,
+        empty_label=_("— a new group —"),
+    )
+
+    def __init__(self, *args, warband, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["fighter_type"].queryset = FighterType.objects.filter(
+            warband_type_id=warband.warband_type_id
+        ).order_by("order")
+        self.fields["fighter_type"].label_from_instance = lambda ft: (
+            f"{ft.name} — {ft.cost} co ({ft.get_role_display()})"
+        )
+        self.fields["group"].queryset = HenchmanGroup.objects.filter(warband=warband)
+
+
+class BuyForm(VersionedForm):
+    entry = forms.ModelChoiceField(label=_("Item"), queryset=EquipmentListEntry.objects.none())
+
+    def __init__(self, *args, entries, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = entries
+
+
+class AssignForm(VersionedForm):
+    target = forms.ChoiceField(label=_("Give it to"))
+
+    def __init__(self, *args, targets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = targets
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Warband file (JSON)"))

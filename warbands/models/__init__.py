@@ -1,0 +1,37 @@
+from .catalogue import (
+    CHARACTERISTIC_FIELDS,
+    PROFILE_FIELDS,
+    SPANISH_NAMES,
+    ContentPack,
+    Equipment,
+    EquipmentList,
+    EquipmentListEntry,
+    FighterType,
+    Race,
+    Skill,
+    SkillList,
+    SpecialRule,
+    WarbandType,
+)
+from .roster import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
+
+__all__ = [
+    "CHARACTERISTIC_FIELDS",
+    "PROFILE_FIELDS",
+    "SPANISH_NAMES",
+    "ContentPack",
+    "Equipment",
+    "EquipmentItem",
+    "EquipmentList",
+    "EquipmentListEntry",
+    "Fighter",
+    "FighterType",
+    "HenchmanGroup",
+    "LedgerEntry",
+    "Race",
+    "Skill",
+    "SkillList",
+    "SpecialRule",
+    "Warband",
+    "WarbandType",
+]

@@ -1,0 +1,276 @@
+"""The catalogue: content packs and what they define (races, warband and fighter types,
+equipment and its lists, skills, special rules).
+
+Rows are keyed by ``slug`` (unique across packs: a league's pack that reuses a slug overrides
+that row); ``pack`` records which pack last wrote it. Organisers may edit every value in the
+admin; ``load_content`` only rewrites a row when its pack file changes.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
+CHARACTERISTIC_FIELDS = PROFILE_FIELDS[1:]
+SPANISH_NAMES = {
+    "m": "M",
+    "ws": "HA",
+    "bs": "HP",
+    "s": "F",
+    "t": "R",
+    "w": "H",
+    "i": "I",
+    "a": "A",
+    "ld": "L",
+}
+
+
+class ContentPack(models.Model):
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    declared_version = models.CharField(
+        _("declared version"), max_length=40, blank=True, help_text=_("As written in pack.yaml.")
+    )
+    version = models.PositiveIntegerField(
+        _("revision"), default=1, help_text=_("Bumped every time the pack's files change.")
+    )
+    content_hash = models.CharField(_("content hash"), max_length=64, blank=True)
+    settings = models.JSONField(
+        _("settings"),
+        default=dict,
+        blank=True,
+        help_text=_("Campaign data: advance thresholds, rating points per warrior, etc."),
+    )
+    source = models.CharField(_("source folder"), max_length=500, blank=True)
+    loaded_at = models.DateTimeField(_("loaded at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("content pack")
+        verbose_name_plural = _("content packs")
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (r{self.version})"
+
+
+class CatalogueRow(models.Model):
+    pack = models.ForeignKey(
+        ContentPack, on_delete=models.PROTECT, related_name="+", verbose_name=_("content pack")
+    )
+    slug = models.SlugField(_("slug"), unique=True, max_length=80)
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MaxProfile(models.Model):
+    max_m = models.FloatField("M max", default=10)
+    max_ws = models.PositiveSmallIntegerField("HA max", default=6)
+    max_bs = models.PositiveSmallIntegerField("HP max", default=6)
+    max_s = models.PositiveSmallIntegerField("F max", default=4)
+    max_t = models.PositiveSmallIntegerField("R max", default=4)
+    max_w = models.PositiveSmallIntegerField("H max", default=3)
+    max_i = models.PositiveSmallIntegerField("I max", default=6)
+    max_a = models.PositiveSmallIntegerField("A max", default=4)
+    max_ld = models.PositiveSmallIntegerField("L max", default=9)
+
+    class Meta:
+        abstract = True
+
+    def max_profile(self) -> dict:
+        return {field: getattr(self, f"max_{field}") for field in PROFILE_FIELDS}
+
+
+class Profile(models.Model):
+    """A characteristic profile (perfil de atributos); M in centimetres."""
+
+    m = models.FloatField("M", default=10)
+    ws = models.PositiveSmallIntegerField("HA", default=3)
+    bs = models.PositiveSmallIntegerField("HP", default=3)
+    s = models.PositiveSmallIntegerField("F", default=3)
+    t = models.PositiveSmallIntegerField("R", default=3)
+    w = models.PositiveSmallIntegerField("H", default=1)
+    i = models.PositiveSmallIntegerField("I", default=3)
+    a = models.PositiveSmallIntegerField("A", default=1)
+    ld = models.PositiveSmallIntegerField("L", default=7)
+
+    class Meta:
+        abstract = True
+
+    def profile(self) -> dict:
+        return {field: getattr(self, field) for field in PROFILE_FIELDS}
+
+
+class Race(CatalogueRow, MaxProfile):
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("race")
+        verbose_name_plural = _("races")
+
+
+class SpecialRule(CatalogueRow):
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("special rule")
+        verbose_name_plural = _("special rules")
+
+
+class SkillList(CatalogueRow):
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("skill list")
+        verbose_name_plural = _("skill lists")
+
+
+class Skill(CatalogueRow):
+    skill_list = models.ForeignKey(
+        SkillList, on_delete=models.CASCADE, related_name="skills", verbose_name=_("skill list")
+    )
+    effects = models.JSONField(_("effects"), default=dict, blank=True)
+
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("skill")
+        verbose_name_plural = _("skills")
+
+
+class Equipment(CatalogueRow):
+    class Kind(models.TextChoices):
+        MELEE = "melee", _("close-combat weapon")
+        MISSILE = "missile", _("missile weapon")
+        ARMOUR = "armour", _("armour")
+        SHIELD = "shield", _("shield")
+        HELMET = "helmet", _("helmet")
+        MISC = "misc", _("miscellaneous")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    cost = models.PositiveIntegerField(_("cost (co)"))
+    cost_dice = models.CharField(
+        _("extra cost dice"), max_length=12, blank=True, help_text=_('e.g. "3D6" for 35+3D6.')
+    )
+    rarity = models.PositiveSmallIntegerField(
+        _("rarity"), null=True, blank=True, help_text=_("Empty for common items.")
+    )
+    two_handed = models.BooleanField(_("two-handed"), default=False)
+    range_cm = models.PositiveSmallIntegerField(_("range (cm)"), null=True, blank=True)
+    strength = models.CharField(_("strength"), max_length=20, blank=True)
+    armour_save = models.PositiveSmallIntegerField(_("armour save"), null=True, blank=True)
+    rules = models.JSONField(
+        _("rules data"),
+        default=dict,
+        blank=True,
+        help_text=_("Data keys read by the rules engine and the loadout checks."),
+    )
+
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("equipment")
+        verbose_name_plural = _("equipment")
+
+    @property
+    def is_rare(self) -> bool:
+        return self.rarity is not None
+
+
+class EquipmentList(CatalogueRow):
+    items = models.ManyToManyField(
+        Equipment,
+        through="EquipmentListEntry",
+        related_name="equipment_lists",
+        verbose_name=_("items"),
+    )
+
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("equipment list")
+        verbose_name_plural = _("equipment lists")
+
+
+class EquipmentListEntry(models.Model):
+    equipment_list = models.ForeignKey(
+        EquipmentList, on_delete=models.CASCADE, related_name="entries"
+    )
+    equipment = models.ForeignKey(Equipment, on_delete=models.CASCADE, related_name="+")
+    cost = models.PositiveIntegerField(
+        _("cost override (co)"), null=True, blank=True, help_text=_("Empty: the item's cost.")
+    )
+    common = models.BooleanField(
+        _("common for this list"),
+        default=False,
+        help_text=_("A rare item this list may buy freely (e.g. elven bows for elves)."),
+    )
+
+    class Meta:
+        verbose_name = _("equipment list entry")
+        verbose_name_plural = _("equipment list entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["equipment_list", "equipment"], name="equipment_list_entry_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.equipment_list_id}: {self.equipment_id}"
+
+    @property
+    def price(self) -> int:
+        return self.equipment.cost if self.cost is None else self.cost
+
+    @property
+    def is_rare(self) -> bool:
+        return self.equipment.is_rare and not self.common
+
+
+class WarbandType(CatalogueRow):
+    race = models.ForeignKey(Race, on_delete=models.PROTECT, related_name="+")
+    starting_treasury = models.PositiveIntegerField(_("starting treasury (co)"), default=500)
+    min_size = models.PositiveSmallIntegerField(_("minimum warriors"), default=3)
+    max_size = models.PositiveSmallIntegerField(_("maximum warriors"), default=15)
+    max_heroes = models.PositiveSmallIntegerField(
+        _("maximum heroes"), default=6, help_text=_("Including the leader.")
+    )
+    playable = models.BooleanField(_("playable"), default=True)
+
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("warband type")
+        verbose_name_plural = _("warband types")
+
+
+class FighterType(CatalogueRow, Profile):
+    class Role(models.TextChoices):
+        LEADER = "leader", _("leader")
+        HERO = "hero", _("hero")
+        HENCHMAN = "henchman", _("henchman")
+
+    warband_type = models.ForeignKey(
+        WarbandType, on_delete=models.CASCADE, related_name="fighter_types"
+    )
+    race = models.ForeignKey(Race, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    cost = models.PositiveIntegerField(_("cost (co)"))
+    max_count = models.PositiveSmallIntegerField(
+        _("maximum in a warband"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    group_max_size = models.PositiveSmallIntegerField(_("maximum group size"), default=5)
+    starting_experience = models.PositiveSmallIntegerField(_("starting experience"), default=0)
+    is_large = models.BooleanField(_("large creature"), default=False)
+    can_gain_experience = models.BooleanField(_("gains experience"), default=True)
+    special_rules = models.JSONField(_("special rules"), default=list, blank=True)
+    equipment_list = models.ForeignKey(
+        EquipmentList, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    skill_lists = models.ManyToManyField(SkillList, blank=True, related_name="+")
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta(CatalogueRow.Meta):
+        verbose_name = _("fighter type")
+        verbose_name_plural = _("fighter types")
+        ordering = ["warband_type", "order", "name"]
+
+    @property
+    def is_hero(self) -> bool:
+        return self.role != self.Role.HENCHMAN
+
+    @property
+    def is_leader(self) -> bool:
+        return self.role == self.Role.LEADER

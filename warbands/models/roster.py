@@ -1,0 +1,236 @@
+"""Rosters: warbands, their fighters and henchman groups, equipment and the ledger."""
+
+import secrets
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .catalogue import Equipment, FighterType, Profile, Skill, WarbandType
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Warband(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="warbands"
+    )
+    warband_type = models.ForeignKey(
+        WarbandType, on_delete=models.PROTECT, related_name="warbands", verbose_name=_("type")
+    )
+    name = models.CharField(_("name"), max_length=80)
+    treasury = models.IntegerField(
+        _("treasury (co)"), default=0, help_text=_("Always the sum of the ledger.")
+    )
+    finds = models.IntegerField(_("finds"), default=0, help_text=_("Also kept by the ledger."))
+    rating = models.PositiveIntegerField(_("rating"), default=0)
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("Bumped on every write (optimistic concurrency).")
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    share_token = models.CharField(
+        _("share token"), max_length=32, unique=True, default=new_share_token, editable=False
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("warband")
+        verbose_name_plural = _("warbands")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(treasury__gte=0), name="warband_treasury_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(finds__gte=0), name="warband_finds_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def etag(self) -> str:
+        return f'"warband-{self.pk}-v{self.version}"'
+
+
+class Advancing(models.Model):
+    experience = models.PositiveIntegerField(_("experience"), default=0)
+    advances = models.JSONField(_("advances"), default=list, blank=True)
+    advances_due = models.PositiveSmallIntegerField(
+        _("advances due"), default=0, help_text=_("Thresholds reached and not yet rolled.")
+    )
+    special_rules = models.JSONField(_("special rules"), default=list, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class HenchmanGroup(Profile, Advancing):
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="groups")
+    fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("henchman group")
+        verbose_name_plural = _("henchman groups")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Fighter(Profile, Advancing):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        MISSES_NEXT = "misses_next", _("misses next battle")
+        DEAD = "dead", _("dead")
+        RETIRED = "retired", _("retired")
+        CAPTURED = "captured", _("captured")
+
+    IN_ROSTER = (Status.ACTIVE, Status.MISSES_NEXT)
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="fighters")
+    group = models.ForeignKey(
+        HenchmanGroup,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("henchman group"),
+    )
+    fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(_("name"), max_length=80)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
+    )
+    is_hero = models.BooleanField(_("hero"), default=False)
+    is_leader = models.BooleanField(_("leader"), default=False)
+    skills = models.ManyToManyField(Skill, blank=True, related_name="+", verbose_name=_("skills"))
+    skill_lists = models.JSONField(
+        _("extra skill lists"),
+        default=list,
+        blank=True,
+        help_text=_("Skill list slugs beyond the type's (e.g. a promoted henchman's)."),
+    )
+    injuries = models.JSONField(_("injuries"), default=list, blank=True)
+    misses_battles = models.PositiveSmallIntegerField(_("battles to miss"), default=0)
+    hired_experience = models.PositiveIntegerField(
+        _("experience when hired"),
+        default=0,
+        help_text=_("Advances are earned on thresholds crossed after this."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("fighter")
+        verbose_name_plural = _("fighters")
+        ordering = ["-is_leader", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["warband"],
+                condition=models.Q(is_leader=True, status__in=["active", "misses_next"]),
+                name="one_leader_per_warband",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def in_roster(self) -> bool:
+        return self.status in self.IN_ROSTER
+
+
+class EquipmentItem(models.Model):
+    """One item: carried by a fighter, shared by a henchman group (one per member), or in the
+    warband's stash (neither)."""
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="equipment_items")
+    equipment = models.ForeignKey(Equipment, on_delete=models.PROTECT, related_name="+")
+    fighter = models.ForeignKey(
+        Fighter, on_delete=models.CASCADE, null=True, blank=True, related_name="equipment"
+    )
+    group = models.ForeignKey(
+        HenchmanGroup, on_delete=models.CASCADE, null=True, blank=True, related_name="equipment"
+    )
+    unit_price = models.PositiveIntegerField(
+        _("price paid (co)"), default=0, help_text=_("Per item (per member for a group).")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("equipment item")
+        verbose_name_plural = _("equipment items")
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(fighter__isnull=False, group__isnull=False),
+                name="equipment_item_one_holder",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.equipment)
+
+    @property
+    def in_stash(self) -> bool:
+        return self.fighter_id is None and self.group_id is None
+
+
+class LedgerEntry(models.Model):
+    """Append-only: every change of treasury or finds. Never updated nor deleted by services."""
+
+    class Reason(models.TextChoices):
+        STARTING_TREASURY = "starting_treasury", _("starting treasury")
+        HIRE = "hire", _("hire")
+        BUY = "buy", _("purchase")
+        SELL = "sell", _("sale")
+        DISMISS = "dismiss", _("dismissal")
+        EXPLORATION = "exploration", _("exploration")
+        SELL_FINDS = "sell_finds", _("sale of finds")
+        INJURY = "injury", _("injury")
+        RANSOM = "ransom", _("ransom")
+        CAPTURE_SALE = "capture_sale", _("sale of a captive")
+        PIT_FIGHT = "pit_fight", _("pit fight")
+        INCOME = "income", _("income")
+        IMPORT = "import", _("import")
+        ADJUSTMENT = "adjustment", _("adjustment")
+        REVERT = "revert", _("revert")
+
+    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ledger")
+    amount = models.IntegerField(_("amount (co)"), default=0)
+    finds_delta = models.IntegerField(_("finds"), default=0)
+    treasury_after = models.IntegerField(_("treasury after"))
+    finds_after = models.IntegerField(_("finds after"))
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
+    description = models.CharField(_("description"), max_length=255, blank=True)
+    source_type = models.ForeignKey(
+        ContentType, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    source_id = models.PositiveBigIntegerField(null=True, blank=True)
+    source = GenericForeignKey("source_type", "source_id")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["source_type", "source_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} co {self.get_reason_display()}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("Ledger entries are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Ledger entries are append-only.")

@@ -1,0 +1,176 @@
+"""Roster writes that only the post-battle sequence needs: snapshots and exact restore (revert),
+losing all equipment (robbed), promoting a henchman ("the lad's got talent") and captives.
+
+Same contract as ``warbands.services``: keyword-only, atomic, the warband row locked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model
+from django.utils.translation import gettext as _
+
+from .models import (
+    PROFILE_FIELDS,
+    EquipmentItem,
+    Fighter,
+    HenchmanGroup,
+    LedgerEntry,
+    Warband,
+)
+from .services import _finish, _ledger_apply, _lock, _roster_fighter
+
+ADVANCING_FIELDS = ("experience", "advances", "advances_due", "special_rules")
+FIGHTER_FIELDS = (
+    *PROFILE_FIELDS,
+    *ADVANCING_FIELDS,
+    "status",
+    "misses_battles",
+    "injuries",
+    "group_id",
+    "is_hero",
+    "is_leader",
+    "skill_lists",
+    "name",
+)
+GROUP_FIELDS = (*PROFILE_FIELDS, *ADVANCING_FIELDS, "name")
+
+
+def warband_snapshot(*, warband: Warband) -> dict[str, Any]:
+    """Everything the post-battle sequence may change, by row id (JSON-able)."""
+    fighters = list(Fighter.objects.filter(warband=warband).prefetch_related("skills"))
+    return {
+        "treasury": warband.treasury,
+        "finds": warband.finds,
+        "fighters": {
+            str(f.pk): {
+                **{name: getattr(f, name) for name in FIGHTER_FIELDS},
+                "skills": sorted(skill.pk for skill in f.skills.all()),
+            }
+            for f in fighters
+        },
+        "groups": {
+            str(g.pk): {name: getattr(g, name) for name in GROUP_FIELDS}
+            for g in HenchmanGroup.objects.filter(warband=warband)
+        },
+        "items": {
+            str(item.pk): {
+                "equipment_id": item.equipment_id,
+                "fighter_id": item.fighter_id,
+                "group_id": item.group_id,
+                "unit_price": item.unit_price,
+            }
+            for item in EquipmentItem.objects.filter(warband=warband)
+        },
+    }
+
+
+@transaction.atomic
+def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model | None) -> None:
+    """Put the roster back exactly as in ``snapshot``; the ledger gets compensating entries."""
+    locked = _lock(warband.pk)
+    fighters = {str(f.pk): f for f in Fighter.objects.filter(warband=locked)}
+    groups = {str(g.pk): g for g in HenchmanGroup.objects.filter(warband=locked)}
+    for pk, data in snapshot["groups"].items():
+        group = groups.get(pk) or HenchmanGroup(pk=int(pk), warband=locked)
+        for name in GROUP_FIELDS:
+            setattr(group, name, data[name])
+        group.save()
+    for pk, data in snapshot["fighters"].items():
+        fighter = fighters.get(pk)
+        if fighter is None:  # never deleted by the sequence; kept for safety
+            continue
+        for name in FIGHTER_FIELDS:
+            setattr(fighter, name, data[name])
+        fighter.save()
+        if sorted(fighter.skills.values_list("pk", flat=True)) != data["skills"]:
+            fighter.skills.set(data["skills"])
+    Fighter.objects.filter(warband=locked).exclude(
+        pk__in=[int(pk) for pk in snapshot["fighters"]]
+    ).delete()
+    HenchmanGroup.objects.filter(warband=locked).exclude(
+        pk__in=[int(pk) for pk in snapshot["groups"]]
+    ).delete()
+    items = {str(i.pk): i for i in EquipmentItem.objects.filter(warband=locked)}
+    EquipmentItem.objects.filter(warband=locked).exclude(
+        pk__in=[int(pk) for pk in snapshot["items"]]
+    ).delete()
+    for pk, data in snapshot["items"].items():
+        item = items.get(pk) or EquipmentItem(pk=int(pk), warband=locked)
+        for name, value in data.items():
+            setattr(item, name, value)
+        item.save()
+    amount = snapshot["treasury"] - locked.treasury
+    finds = snapshot["finds"] - locked.finds
+    if amount or finds:
+        _ledger_apply(
+            warband=locked,
+            amount=amount,
+            finds_delta=finds,
+            reason=LedgerEntry.Reason.REVERT,
+            description=_("Post-battle sequence reverted"),
+            source=source,
+        )
+    _finish(locked, roster_changed=False)
+
+
+@transaction.atomic
+def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> list[str]:
+    """Robbed: all his weapons, armour and equipment are gone (recorded in the ledger)."""
+    locked = _lock(fighter.warband_id)
+    fighter = _roster_fighter(locked, fighter)
+    lost = [item.equipment.name for item in fighter.equipment.select_related("equipment")]
+    fighter.equipment.all().delete()
+    _ledger_apply(
+        warband=locked,
+        amount=0,
+        reason=LedgerEntry.Reason.INJURY,
+        description=_("%(name)s was robbed: %(items)s")
+        % {"name": fighter.name, "items": ", ".join(lost) or "—"},
+        source=source or fighter,
+    )
+    _finish(locked)
+    return lost
+
+
+@transaction.atomic
+def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
+    """The lad's got talent: a henchman leaves his group and becomes a hero, keeping his
+    experience, equipment and increases; he picks two skill lists."""
+    locked = _lock(fighter.warband_id)
+    fighter = _roster_fighter(locked, fighter)
+    group = fighter.group
+    if group is None:
+        raise ValueError("only a henchman can be promoted")
+    # Groups hold one copy of each item per member: one of each goes with him.
+    taken: dict[int, EquipmentItem] = {}
+    for item in group.equipment.order_by("equipment_id", "pk"):
+        taken.setdefault(item.equipment_id, item)
+    EquipmentItem.objects.filter(pk__in=[item.pk for item in taken.values()]).update(
+        group=None, fighter=fighter
+    )
+    fighter.group = None
+    fighter.is_hero = True
+    fighter.skill_lists = list(skill_lists)
+    fighter.experience = group.experience
+    fighter.advances = list(group.advances)
+    fighter.save()
+    _finish(locked)
+    return fighter
+
+
+@transaction.atomic
+def captive_gear_to_captor(*, fighter: Fighter, captor: Warband) -> list[str]:
+    """A captive sold by his captor: the captor keeps his gear (into the captor's stash)."""
+    owner = _lock(fighter.warband_id)
+    locked_captor = _lock(captor.pk)
+    items = list(EquipmentItem.objects.filter(fighter=fighter).select_related("equipment"))
+    names = [item.equipment.name for item in items]
+    EquipmentItem.objects.filter(pk__in=[item.pk for item in items]).update(
+        warband=locked_captor, fighter=None, group=None
+    )
+    _finish(owner, roster_changed=False)
+    _finish(locked_captor, roster_changed=False)
+    return names

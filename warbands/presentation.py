@@ -1,0 +1,65 @@
+"""Plain-Python decoration of a prefetched sheet for templates (no queries)."""
+
+from __future__ import annotations
+
+from .models import PROFILE_FIELDS, SPANISH_NAMES, Warband
+from .progression import henchman_thresholds, hero_thresholds, next_threshold
+
+HERO_BOXES = 90
+HENCHMAN_BOXES = 14
+
+
+def profile_rows(obj, base) -> list[dict]:
+    rows = []
+    for field in PROFILE_FIELDS:
+        value, base_value = getattr(obj, field), getattr(base, field)
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        rows.append(
+            {
+                "field": field,
+                "label": SPANISH_NAMES[field],
+                "value": value,
+                "base": base_value,
+                "changed": value != base_value,
+                "up": value > base_value,
+            }
+        )
+    return rows
+
+
+def experience_boxes(experience: int, thresholds, boxes: int) -> list[dict]:
+    marks = set(thresholds)
+    return [
+        {"n": n, "filled": n <= experience, "threshold": n in marks} for n in range(1, boxes + 1)
+    ]
+
+
+def decorate_sheet(warband: Warband) -> Warband:
+    settings = warband.warband_type.pack.settings or {}
+    heroes_thresholds = hero_thresholds(settings)
+    group_thresholds = henchman_thresholds(settings)
+    for fighter in warband.heroes_all:
+        fighter.profile_rows = profile_rows(fighter, fighter.fighter_type)
+        fighter.xp_boxes = experience_boxes(
+            fighter.experience, heroes_thresholds, max(HERO_BOXES, fighter.experience)
+        )
+        fighter.next_advance = next_threshold(heroes_thresholds, fighter.experience)
+        fighter.items = list(fighter.equipment.all())
+        for item in fighter.items:
+            item.sale_value = item.unit_price // 2
+    for group in warband.group_list:
+        size = len(group.roster_members)
+        group.size = size
+        group.profile_rows = profile_rows(group, group.fighter_type)
+        group.xp_boxes = experience_boxes(
+            group.experience, group_thresholds, max(HENCHMAN_BOXES, group.experience)
+        )
+        group.next_advance = next_threshold(group_thresholds, group.experience)
+        group.items = list(group.equipment.all())
+        for item in group.items:
+            item.sale_value = (item.unit_price * size) // 2
+        group.cost_per_member = group.fighter_type.cost + sum(i.unit_price for i in group.items)
+    for item in warband.stash:
+        item.sale_value = item.unit_price // 2
+    return warband

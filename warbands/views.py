@@ -1,0 +1,484 @@
+"""Pages: Mis bandas, create, the Hoja de Control de Banda (with hire and buy dialogs), print,
+PDF, ledger, export/import and the read-only share link. Thin: services write, selectors read."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from annuminas.api.errors import Conflict
+
+from . import services
+from .forms import (
+    AssignForm,
+    BuyForm,
+    HireForm,
+    ImportForm,
+    WarbandCreateForm,
+    WarbandEditForm,
+)
+from .models import EquipmentItem, EquipmentListEntry, Fighter, HenchmanGroup, Warband
+from .presentation import decorate_sheet
+from .selectors import (
+    warband_by_share_token,
+    warband_ledger,
+    warband_sheet,
+    warbands_for_user,
+)
+
+
+def _own(request, pk) -> Warband:
+    return get_object_or_404(
+        Warband.objects.select_related("warband_type"), pk=pk, owner=request.user
+    )
+
+
+def _sheet(request, pk) -> Warband:
+    try:
+        return decorate_sheet(warband_sheet(warband_id=pk, owner=request.user))
+    except Warband.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def _version(form) -> int | None:
+    return form.cleaned_data.get("version") if form.is_valid() else None
+
+
+def _perform(request, warband_id: int, action, success: str):
+    """Run one service; its refusal becomes a message on the sheet."""
+    try:
+        action()
+    except Conflict as exc:
+        messages.error(request, str(exc.detail))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, success)
+    return redirect("warband-sheet", pk=warband_id)
+
+
+@login_required
+def warband_list(request):
+    return render(
+        request,
+        "warbands/list.html",
+        {"warbands": warbands_for_user(user=request.user), "import_form": ImportForm()},
+    )
+
+
+@login_required
+def warband_create(request):
+    form = WarbandCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            warband = services.warband_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, _("Warband created: now hire its leader."))
+            return redirect("warband-sheet", pk=warband.pk)
+    return render(request, "warbands/create.html", {"form": form})
+
+
+@login_required
+@require_GET
+def warband_sheet_page(request, pk):
+    warband = _sheet(request, pk)
+    edit_form = WarbandEditForm(
+        initial={"name": warband.name, "notes": warband.notes, "version": warband.version}
+    )
+    return render(
+        request,
+        "warbands/sheet.html",
+        {"warband": warband, "editable": True, "edit_form": edit_form},
+    )
+
+
+@login_required
+@require_POST
+def warband_edit(request, pk):
+    warband = _own(request, pk)
+    form = WarbandEditForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the name and notes."))
+        return redirect("warband-sheet", pk=pk)
+    return _perform(
+        request,
+        pk,
+        lambda: services.warband_update(
+            warband=warband,
+            expected_version=form.cleaned_data["version"],
+            name=form.cleaned_data["name"],
+            notes=form.cleaned_data["notes"],
+        ),
+        _("Saved."),
+    )
+
+
+@login_required
+@require_POST
+def warband_delete(request, pk):
+    warband = _own(request, pk)
+    services.warband_delete(warband=warband)
+    messages.success(request, _("Warband deleted."))
+    return redirect("warband-list")
+
+
+# --- hire ----------------------------------------------------------------------------------
+
+
+def _hire_quote(warband: Warband, form: HireForm) -> dict:
+    """Cost and what remains, from the form's current values (nothing is written)."""
+    fighter_type = form.cleaned_data.get("fighter_type") if form.is_valid() else None
+    if fighter_type is None:
+        fighter_type = (
+            form.fields["fighter_type"]
+            .queryset.filter(pk=form.data.get("fighter_type") or 0)
+            .first()
+        )
+    if fighter_type is None:
+        return {}
+    try:
+        count = max(1, int(form.data.get("count") or 1))
+    except ValueError:
+        count = 1
+    if fighter_type.is_hero:
+        count = 1
+    group = form.fields["group"].queryset.filter(pk=form.data.get("group") or 0).first()
+    equipment_cost = sum(item.unit_price for item in group.equipment.all()) if group else 0
+    cost = (fighter_type.cost + equipment_cost) * count
+    return {
+        "fighter_type": fighter_type,
+        "count": count,
+        "cost": cost,
+        "treasury": warband.treasury,
+        "remaining": warband.treasury - cost,
+    }
+
+
+@login_required
+def warband_hire(request, pk):
+    warband = _own(request, pk)
+    if request.method == "POST":
+        form = HireForm(request.POST, warband=warband)
+        if not form.is_valid():
+            messages.error(request, _("Choose a type and give a name."))
+            return redirect("warband-sheet", pk=pk)
+        data = form.cleaned_data
+        return _perform(
+            request,
+            pk,
+            lambda: services.fighter_hire(
+                warband=warband,
+                fighter_type=data["fighter_type"],
+                name=data["name"],
+                count=data["count"] or 1,
+                group=data["group"],
+                expected_version=data["version"],
+            ),
+            _("Hired %(name)s.") % {"name": data["name"]},
+        )
+    form = HireForm(initial={"version": warband.version, "count": 1}, warband=warband)
+    return render(request, "warbands/_hire_dialog.html", {"warband": warband, "form": form})
+
+
+@login_required
+@require_GET
+def warband_hire_preview(request, pk):
+    warband = _own(request, pk)
+    form = HireForm(request.GET, warband=warband)
+    return render(request, "warbands/_quote.html", {"quote": _hire_quote(warband, form)})
+
+
+# --- buy -----------------------------------------------------------------------------------
+
+
+def _holder(request, warband: Warband):
+    fighter_id, group_id = request.GET.get("fighter"), request.GET.get("group")
+    if request.method == "POST":
+        fighter_id = request.POST.get("fighter") or fighter_id
+        group_id = request.POST.get("group") or group_id
+    if fighter_id:
+        fighter = get_object_or_404(
+            Fighter.objects.select_related("fighter_type"), pk=fighter_id, warband=warband
+        )
+        if fighter.group_id:
+            return None, fighter.group
+        return fighter, None
+    if group_id:
+        return None, get_object_or_404(
+            HenchmanGroup.objects.select_related("fighter_type"), pk=group_id, warband=warband
+        )
+    return None, None
+
+
+def _entries(warband: Warband, fighter, group):
+    holder = fighter or group
+    entries = EquipmentListEntry.objects.select_related("equipment").order_by(
+        "equipment__kind", "equipment__name"
+    )
+    if holder is not None:
+        return entries.filter(equipment_list_id=holder.fighter_type.equipment_list_id or 0)
+    return entries.filter(
+        equipment_list__in=warband.warband_type.fighter_types.values("equipment_list")
+    )
+
+
+def _buy_context(warband, fighter, group, form) -> dict:
+    entries = list(form.fields["entry"].queryset)
+    seen, options = set(), []
+    copies = group.members.filter(status__in=Fighter.IN_ROSTER).count() if group is not None else 1
+    for entry in entries:
+        if entry.equipment_id in seen:
+            continue
+        seen.add(entry.equipment_id)
+        options.append({"entry": entry, "total": entry.price * copies})
+    return {
+        "warband": warband,
+        "fighter": fighter,
+        "group": group,
+        "form": form,
+        "options": options,
+        "copies": copies,
+    }
+
+
+@login_required
+def warband_buy(request, pk):
+    warband = _own(request, pk)
+    fighter, group = _holder(request, warband)
+    entries = _entries(warband, fighter, group)
+    if request.method == "POST":
+        form = BuyForm(request.POST, entries=entries)
+        if not form.is_valid():
+            messages.error(request, _("Choose an item from the list."))
+            return redirect("warband-sheet", pk=pk)
+        entry = form.cleaned_data["entry"]
+        return _perform(
+            request,
+            pk,
+            lambda: services.equipment_buy(
+                warband=warband,
+                equipment=entry.equipment,
+                fighter=fighter,
+                group=group,
+                expected_version=form.cleaned_data["version"],
+            ),
+            _("Bought %(item)s.") % {"item": entry.equipment.name},
+        )
+    form = BuyForm(initial={"version": warband.version}, entries=entries)
+    return render(request, "warbands/_buy_dialog.html", _buy_context(warband, fighter, group, form))
+
+
+@login_required
+@require_GET
+def warband_buy_preview(request, pk):
+    warband = _own(request, pk)
+    fighter, group = _holder(request, warband)
+    entry = _entries(warband, fighter, group).filter(pk=request.GET.get("entry") or 0).first()
+    quote = {}
+    if entry is not None:
+        try:
+            unit, total, _entry = services.equipment_price(
+                warband=warband, equipment=entry.equipment, fighter=fighter, group=group
+            )
+        except ValidationError as exc:
+            quote = {"problem": " ".join(exc.messages)}
+        else:
+            quote = {
+                "item": entry.equipment,
+                "cost": total,
+                "treasury": warband.treasury,
+                "remaining": warband.treasury - total,
+                "rare": entry.is_rare,
+            }
+    return render(request, "warbands/_quote.html", {"quote": quote})
+
+
+# --- items, fighters ------------------------------------------------------------------------
+
+
+@login_required
+def warband_item_action(request, pk, item_pk, operation):
+    warband = _own(request, pk)
+    item = get_object_or_404(
+        EquipmentItem.objects.select_related("equipment"), pk=item_pk, warband=warband
+    )
+    if operation == "assign" and request.method == "GET":
+        form = AssignForm(initial={"version": warband.version}, targets=_targets(warband))
+        return render(
+            request,
+            "warbands/_assign_dialog.html",
+            {"warband": warband, "item": item, "form": form},
+        )
+    if request.method != "POST":
+        raise Http404
+    version = request.POST.get("version") or None
+    name = item.equipment.name
+    if operation == "sell":
+        return _perform(
+            request,
+            pk,
+            lambda: services.equipment_sell(item=item, expected_version=version),
+            _("Sold %(item)s.") % {"item": name},
+        )
+    if operation == "stash":
+        return _perform(
+            request,
+            pk,
+            lambda: services.equipment_stash(item=item, expected_version=version),
+            _("%(item)s is in the stash.") % {"item": name},
+        )
+    if operation == "assign":
+        form = AssignForm(request.POST, targets=_targets(warband))
+        if not form.is_valid():
+            messages.error(request, _("Choose who receives it."))
+            return redirect("warband-sheet", pk=pk)
+        kind, _sep, target_pk = form.cleaned_data["target"].partition("-")
+        target = (
+            {"fighter": get_object_or_404(Fighter, pk=target_pk, warband=warband)}
+            if kind == "f"
+            else {"group": get_object_or_404(HenchmanGroup, pk=target_pk, warband=warband)}
+        )
+        return _perform(
+            request,
+            pk,
+            lambda: services.equipment_assign(
+                item=item, expected_version=form.cleaned_data["version"], **target
+            ),
+            _("%(item)s handed over.") % {"item": name},
+        )
+    raise Http404
+
+
+def _targets(warband: Warband) -> list[tuple[str, str]]:
+    heroes = warband.fighters.filter(group=None, status__in=Fighter.IN_ROSTER).order_by("pk")
+    groups = warband.groups.order_by("pk")
+    return [(f"f-{f.pk}", f.name) for f in heroes] + [(f"g-{g.pk}", g.name) for g in groups]
+
+
+@login_required
+@require_POST
+def warband_fighter_action(request, pk, fighter_pk, operation):
+    warband = _own(request, pk)
+    fighter = get_object_or_404(Fighter, pk=fighter_pk, warband=warband)
+    version = request.POST.get("version") or None
+    actions = {
+        "dismiss": (services.fighter_dismiss, _("%(name)s dismissed.")),
+        "retire": (services.fighter_retire, _("%(name)s retired.")),
+        "lead": (services.fighter_make_leader, _("%(name)s now leads the warband.")),
+    }
+    if operation not in actions:
+        raise Http404
+    service, message = actions[operation]
+    return _perform(
+        request,
+        pk,
+        lambda: service(fighter=fighter, expected_version=version),
+        message % {"name": fighter.name},
+    )
+
+
+@login_required
+@require_POST
+def warband_group_dismiss(request, pk, group_pk):
+    warband = _own(request, pk)
+    group = get_object_or_404(HenchmanGroup, pk=group_pk, warband=warband)
+    return _perform(
+        request,
+        pk,
+        lambda: services.group_dismiss(
+            group=group, expected_version=request.POST.get("version") or None
+        ),
+        _("%(name)s dismissed.") % {"name": group.name},
+    )
+
+
+# --- ledger, print, PDF, export/import, share -----------------------------------------------
+
+
+@login_required
+def warband_ledger_page(request, pk):
+    warband = _own(request, pk)
+    return render(
+        request,
+        "warbands/ledger.html",
+        {"warband": warband, "entries": warband_ledger(warband=warband)[:500]},
+    )
+
+
+@login_required
+def warband_print(request, pk):
+    return render(request, "warbands/print.html", {"warband": _sheet(request, pk)})
+
+
+def _deny_fetch(url, *args, **kwargs):
+    raise ValueError(f"external resources are not fetched: {url}")
+
+
+@login_required
+def warband_pdf(request, pk):
+    from weasyprint import HTML
+
+    warband = _sheet(request, pk)
+    html = render_to_string("warbands/print.html", {"warband": warband, "pdf": True}, request)
+    pdf = HTML(string=html, url_fetcher=_deny_fetch).write_pdf()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="banda-{warband.pk}.pdf"'
+    return response
+
+
+@login_required
+def warband_export(request, pk):
+    warband = _own(request, pk)
+    response = JsonResponse(
+        services.warband_export(warband=warband),
+        json_dumps_params={"ensure_ascii": False, "indent": 2},
+    )
+    response["Content-Disposition"] = f'attachment; filename="banda-{warband.pk}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def warband_import(request):
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a file to import."))
+        return redirect("warband-list")
+    try:
+        data = json.loads(form.cleaned_data["file"].read().decode("utf-8"))
+        warband = services.warband_import(owner=request.user, data=data)
+    except (ValueError, UnicodeDecodeError):
+        messages.error(request, _("This file is not JSON."))
+        return redirect("warband-list")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("warband-list")
+    messages.success(request, _("Warband imported."))
+    return redirect("warband-sheet", pk=warband.pk)
+
+
+def warband_share(request, token):
+    try:
+        warband = decorate_sheet(warband_by_share_token(token=token))
+    except Warband.DoesNotExist as exc:
+        raise Http404 from exc
+    return render(
+        request,
+        "warbands/share.html",
+        {
+            "warband": warband,
+            "editable": False,
+            "share_url": reverse("warband-share", args=[token]),
+        },
+    )
