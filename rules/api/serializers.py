@@ -38,7 +38,7 @@ class DiceSourceSerializer(serializers.Serializer):
 
 class RollSerializer(DiceSourceSerializer):
     expression = serializers.CharField(max_length=16, help_text=_("D6, D3, 2D6, 5D6, D66 …"))
-    purpose = serializers.CharField(max_length=80, required=False, default="")
+    purpose = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
 
 
 class AttackerSerializer(serializers.Serializer):
