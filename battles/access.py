@@ -1,0 +1,86 @@
+"""Who may see and do what in a campaign — one place, used by services, pages, API and admin.
+
+- A campaign is visible to its members (organisers and players), to superusers, and — when the
+  organiser made it public and it is no longer a draft — to anyone.
+- Organisers of a campaign change it, its rounds, pairings and members, confirm and settle its
+  battles, and correct confirmed reports.
+- A player whose warband takes part in a battle reports it; a participant other than the one
+  who reported confirms or disputes it.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from .models import Battle, Campaign, Membership
+
+
+def _is_user(user) -> bool:
+    return bool(user and user.is_authenticated)
+
+
+def visible_campaigns(user) -> QuerySet[Campaign]:
+    campaigns = Campaign.objects.all()
+    if _is_user(user) and user.is_superuser:
+        return campaigns
+    public = Q(public=True) & ~Q(state=Campaign.State.DRAFT)
+    if not _is_user(user):
+        return campaigns.filter(public)
+    member = Membership.objects.filter(campaign=OuterRef("pk"), user=user)
+    return campaigns.filter(public | Q(Exists(member)))
+
+
+def organised_campaigns(user) -> QuerySet[Campaign]:
+    if not _is_user(user):
+        return Campaign.objects.none()
+    if user.is_superuser:
+        return Campaign.objects.all()
+    organiser = Membership.objects.filter(
+        campaign=OuterRef("pk"), user=user, role=Membership.Role.ORGANISER
+    )
+    return Campaign.objects.filter(Exists(organiser))
+
+
+def visible_battles(user) -> QuerySet[Battle]:
+    return Battle.objects.filter(campaign__in=visible_campaigns(user))
+
+
+def is_organiser(user, campaign: Campaign) -> bool:
+    """Uses ``campaign.memberships`` when prefetched (pages and endpoints), else one query."""
+    if not _is_user(user):
+        return False
+    if user.is_superuser:
+        return True
+    cache = getattr(campaign, "_prefetched_objects_cache", {})
+    if "memberships" in cache:
+        return any(
+            m.user_id == user.pk and m.role == Membership.Role.ORGANISER
+            for m in cache["memberships"]
+        )
+    return campaign.memberships.filter(user=user, role=Membership.Role.ORGANISER).exists()
+
+
+def battle_owner_ids(battle: Battle) -> set[int]:
+    """The users whose warbands take part (participants prefetched with their warband)."""
+    return {p.warband.owner_id for p in battle.participants.all()}
+
+
+def is_participant(user, battle: Battle) -> bool:
+    return _is_user(user) and user.pk in battle_owner_ids(battle)
+
+
+def is_opponent(user, battle: Battle) -> bool:
+    """A participant other than the one who reported the battle."""
+    return is_participant(user, battle) and user.pk != battle.reported_by_id
+
+
+def can_report(user, battle: Battle) -> bool:
+    return is_participant(user, battle) or is_organiser(user, battle.campaign)
+
+
+def can_confirm(user, battle: Battle) -> bool:
+    return is_opponent(user, battle) or is_organiser(user, battle.campaign)
+
+
+def can_dispute(user, battle: Battle) -> bool:
+    return is_opponent(user, battle)

@@ -1,0 +1,303 @@
+"""The organisers' admin site: each organiser (staff, not superuser) sees and changes only his own
+campaigns and their rounds, battles and members. Changes go through the services; the history of
+campaigns and battles is shown (django-simple-history) but never reverted from here."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
+
+from annuminas.api.errors import Conflict
+
+from . import access, services
+from .exports import csv_filename, standings_csv
+from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
+
+EDITABLE_CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *services.HOUSE_RULE_FIELDS)
+
+
+class _DryRun(Exception):
+    pass
+
+
+class OrganiserScopedAdmin(admin.ModelAdmin):
+    """Querysets and permissions limited to the campaigns the user organises."""
+
+    campaign_path = "campaign"
+
+    def _campaign_of(self, obj) -> Campaign:
+        return obj if not self.campaign_path else getattr(obj, self.campaign_path)
+
+    def _organises_any(self, request) -> bool:
+        user = request.user
+        return (
+            user.is_active
+            and user.is_staff
+            and (user.is_superuser or access.organised_campaigns(user).exists())
+        )
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        lookup = f"{self.campaign_path}__in" if self.campaign_path else "pk__in"
+        return queryset.filter(**{lookup: access.organised_campaigns(request.user)})
+
+    def has_module_permission(self, request) -> bool:
+        return self._organises_any(request)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        if obj is None:
+            return self._organises_any(request)
+        return request.user.is_staff and access.is_organiser(request.user, self._campaign_of(obj))
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class CampaignAdminForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = [*EDITABLE_CAMPAIGN_FIELDS, "allowed_warband_types"]
+
+    def clean(self):
+        """Run the service on a savepoint that is rolled back: its checks (house rules that
+        current members must meet) show here as form errors."""
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            with transaction.atomic():
+                services.campaign_update(
+                    campaign=self.instance,
+                    by=self.user,
+                    changes={f: data[f] for f in EDITABLE_CAMPAIGN_FIELDS if f in data},
+                    allowed_warband_types=data.get("allowed_warband_types"),
+                )
+                raise _DryRun
+        except _DryRun:
+            pass
+        except Conflict as error:
+            raise ValidationError(str(error.detail)) from error
+        return data
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    fields = ["user", "role", "warband", "active", "joined_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    fields = ["number", "status", "pairing_method", "opened_at", "closed_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Campaign)
+class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
+    campaign_path = ""
+    form = CampaignAdminForm
+    list_display = ["name", "state", "archived", "public", "rating_cap", "created_at"]
+    list_filter = ["state", "archived"]
+    search_fields = ["name", "slug"]
+    readonly_fields = ["slug", "state", "archived", "join_code", "created_by", "created_at"]
+    filter_horizontal = ["allowed_warband_types"]
+    inlines = [MembershipInline, RoundInline]
+    actions = ["export_standings", "open_next_round"]
+    history_list_display = ["state", "rating_cap"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if obj is None:
+            return self._organises_any(request)
+        return self.has_view_permission(request, obj) and not obj.archived
+
+    def revert_disabled(self, request, obj=None) -> bool:
+        return True
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.user = request.user
+        return form
+
+    def save_model(self, request, obj, form, change):
+        services.campaign_update(
+            campaign=obj,
+            by=request.user,
+            changes={f: form.cleaned_data[f] for f in EDITABLE_CAMPAIGN_FIELDS},
+            allowed_warband_types=form.cleaned_data["allowed_warband_types"],
+        )
+
+    def save_related(self, request, form, formsets, change):
+        """The allowed types were saved by the service; inlines are read-only."""
+
+    @admin.action(description=_("Export standings (CSV)"))
+    def export_standings(self, request, queryset):
+        campaigns = list(queryset.prefetch_related("memberships__user"))
+        if len(campaigns) != 1:
+            self.message_user(request, _("Choose one campaign to export."), messages.WARNING)
+            return None
+        campaign = campaigns[0]
+        rows = services.standings_compute(campaign=campaign)
+        players = {m.warband_id: m.user.username for m in campaign.memberships.all()}
+        response = HttpResponse(
+            standings_csv(rows, players=players), content_type="text/csv; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{csv_filename(campaign)}"'
+        return response
+
+    @admin.action(description=_("Open the next round"))
+    def open_next_round(self, request, queryset):
+        _run_each(
+            self, request, queryset, lambda c: services.round_open(campaign=c, by=request.user)
+        )
+
+
+def _run_each(model_admin, request, queryset, operation) -> None:
+    done = 0
+    for obj in queryset:
+        try:
+            operation(obj)
+            done += 1
+        except (ValidationError, Conflict, PermissionDenied) as error:
+            text = (
+                " ".join(error.messages)
+                if isinstance(error, ValidationError)
+                else str(getattr(error, "detail", error) or _("not allowed"))
+            )
+            model_admin.message_user(request, f"{obj}: {text}", messages.ERROR)
+    if done:
+        model_admin.message_user(request, _("%(count)s done.") % {"count": done}, messages.SUCCESS)
+
+
+@admin.register(Membership)
+class MembershipAdmin(OrganiserScopedAdmin):
+    list_display = ["user", "campaign", "role", "warband", "active", "joined_at"]
+    list_filter = ["role", "active"]
+    list_select_related = ["user", "campaign", "warband"]
+    search_fields = ["user__username", "warband__name", "campaign__name"]
+    readonly_fields = ["campaign", "user", "role", "warband", "active", "joined_at"]
+    actions = ["withdraw"]
+
+    @admin.action(description=_("Withdraw the selected members"))
+    def withdraw(self, request, queryset):
+        _run_each(
+            self,
+            request,
+            queryset.select_related("campaign"),
+            lambda m: services.membership_withdraw(membership=m, by=request.user),
+        )
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class BattleInline(ReadOnlyInline):
+    model = Battle
+    fields = ["scenario", "status", "is_bye", "version"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(OrganiserScopedAdmin):
+    list_display = ["__str__", "number", "status", "pairing_method", "opened_at"]
+    list_filter = ["status"]
+    list_select_related = ["campaign"]
+    readonly_fields = ["campaign", "number", "status", "pairing_method", "opened_at", "closed_at"]
+    inlines = [BattleInline]
+    actions = ["generate_swiss", "generate_rating", "close"]
+
+    def _generate(self, request, queryset, method):
+        _run_each(
+            self,
+            request,
+            queryset.select_related("campaign"),
+            lambda r: services.pairings_generate(round=r, by=request.user, method=method),
+        )
+
+    @admin.action(description=_("Generate pairings: Swiss"))
+    def generate_swiss(self, request, queryset):
+        self._generate(request, queryset, Round.Method.SWISS)
+
+    @admin.action(description=_("Generate pairings: nearest rating"))
+    def generate_rating(self, request, queryset):
+        self._generate(request, queryset, Round.Method.RATING)
+
+    @admin.action(description=_("Close the selected rounds"))
+    def close(self, request, queryset):
+        _run_each(
+            self,
+            request,
+            queryset.select_related("campaign"),
+            lambda r: services.round_close(round=r, by=request.user),
+        )
+
+
+class ParticipantInline(ReadOnlyInline):
+    model = BattleParticipant
+    fields = ["warband", "result", "routed", "voluntary_rout", "rating_at_battle"]
+    readonly_fields = fields
+
+
+class EventInline(ReadOnlyInline):
+    model = BattleEvent
+    fields = ["turn", "kind", "actor", "actor_warband", "target", "target_warband", "weapon"]
+    readonly_fields = fields
+
+
+@admin.register(Battle)
+class BattleAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
+    list_display = ["__str__", "campaign", "round", "status", "is_bye", "version"]
+    list_filter = ["status", "is_bye"]
+    list_select_related = ["campaign", "round"]
+    readonly_fields = [
+        "campaign", "round", "scenario", "status", "is_bye", "is_draw", "notes", "reported_by",
+        "reported_at", "confirmed_by", "confirmed_at", "disputed_by", "dispute_reason", "version",
+    ]  # fmt: skip
+    inlines = [ParticipantInline, EventInline]
+    actions = ["confirm"]
+    history_list_display = ["status", "version"]
+
+    def revert_disabled(self, request, obj=None) -> bool:
+        return True
+
+    @admin.action(description=_("Confirm the selected reported battles"))
+    def confirm(self, request, queryset):
+        _run_each(
+            self,
+            request,
+            queryset.select_related("campaign"),
+            lambda b: services.battle_confirm(battle=b, by=request.user),
+        )

@@ -1,0 +1,225 @@
+"""Post-battle API: start a battle's or a round's resolution (202 + job), follow the job, read
+the results with their dice, answer pending decisions, revert."""
+
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from rules.presenters import present_result
+
+from .. import access
+from ..models import Battle, Job, PendingDecision, PostBattleRun, Round
+from ..postbattle import (
+    battle_resolve_start,
+    battle_revert,
+    decision_answer,
+    round_resolve_start,
+)
+
+
+class JobSerializer(serializers.ModelSerializer):
+    progress = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Job
+        fields = [
+            "id", "url", "kind", "status", "campaign", "round", "battle", "progress", "errors",
+            "created_at", "started_at", "finished_at",
+        ]  # fmt: skip
+
+    def get_progress(self, job: Job) -> dict:
+        return {
+            "done": job.done,
+            "failed": job.failed,
+            "total": job.total,
+            "percent": job.percent,
+        }
+
+    def get_url(self, job: Job) -> str:
+        return reverse("api-job-detail", args=[job.pk])
+
+
+class ResolveSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    faces = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6)),
+        required=False,
+        help_text="Per warband id: the dice rolled at the table, in order.",
+    )
+    scenario_bonus = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=10), required=False
+    )
+    racial_maximum = serializers.ChoiceField(choices=["reroll", "choose"], required=False)
+
+
+class DecisionSerializer(serializers.ModelSerializer):
+    fighter_name = serializers.CharField(source="fighter.name", default=None, read_only=True)
+    group_name = serializers.CharField(source="group.name", default=None, read_only=True)
+    answer_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PendingDecision
+        fields = [
+            "id", "kind", "status", "warband", "fighter", "fighter_name", "group", "group_name",
+            "options", "payload", "choice", "answered_at", "answer_url",
+        ]  # fmt: skip
+
+    def get_answer_url(self, decision: PendingDecision) -> str:
+        return reverse("api-decision-answer", args=[decision.pk])
+
+
+class AnswerSerializer(serializers.Serializer):
+    choice = serializers.JSONField(allow_null=True)
+
+
+def _accepted(job: Job) -> Response:
+    body = JobSerializer(job).data
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+
+def _battle_for(user, pk: int) -> Battle:
+    battle = get_object_or_404(access.visible_battles(user).select_related("campaign"), pk=pk)
+    return battle
+
+
+class BattleResolveView(APIView):
+    @extend_schema(request=ResolveSerializer, responses={202: JobSerializer})
+    def post(self, request, pk: int):
+        battle = _battle_for(request.user, pk)
+        if not (
+            access.is_organiser(request.user, battle.campaign)
+            or access.is_participant(request.user, battle)
+        ):
+            raise exceptions.PermissionDenied()
+        serializer = ResolveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        options = {key: data[key] for key in ("scenario_bonus", "racial_maximum") if key in data}
+        job = battle_resolve_start(
+            battle=battle,
+            user=request.user,
+            seed=data.get("seed"),
+            faces=data.get("faces"),
+            options=options,
+        )
+        return _accepted(job)
+
+
+class RoundResolveView(APIView):
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request, campaign: str, number: int):
+        """``campaign`` is the campaign's id or its slug."""
+        lookup = (
+            {"campaign_id": int(campaign)} if campaign.isdigit() else {"campaign__slug": campaign}
+        )
+        round = get_object_or_404(
+            Round.objects.select_related("campaign").filter(
+                campaign__in=access.visible_campaigns(request.user)
+            ),
+            number=number,
+            **lookup,
+        )
+        if not access.is_organiser(request.user, round.campaign):
+            raise exceptions.PermissionDenied()
+        return _accepted(round_resolve_start(round=round, user=request.user))
+
+
+class JobDetailView(APIView):
+    @extend_schema(responses=JobSerializer)
+    def get(self, request, pk: int):
+        job = get_object_or_404(Job.objects.select_related("campaign"), pk=pk)
+        if job.created_by_id != request.user.pk and not access.is_organiser(
+            request.user, job.campaign
+        ):
+            raise exceptions.NotFound()
+        return Response(JobSerializer(job).data)
+
+
+class BattlePostBattleView(APIView):
+    """The sequence's results for a battle, step by step with the dice, in the caller's language."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk: int):
+        battle = _battle_for(request.user, pk)
+        runs = (
+            PostBattleRun.objects.filter(battle=battle)
+            .prefetch_related("results__warband", "results__decisions__fighter")
+            .order_by("-pk")
+        )
+        return Response(
+            {
+                "battle": battle.pk,
+                "status": battle.status,
+                "runs": [
+                    {
+                        "id": run.pk,
+                        "status": run.status,
+                        "seed": run.seed,
+                        "error": run.error,
+                        "results": [_result_data(result) for result in run.results.all()],
+                    }
+                    for run in runs
+                ],
+            }
+        )
+
+
+def _result_data(result) -> dict:
+    steps = []
+    for step in result.steps:
+        entry = dict(step)
+        if "result" in entry:
+            entry["result"] = present_result(entry["result"])
+        steps.append(entry)
+    return {
+        "warband": result.warband_id,
+        "warband_name": result.warband.name,
+        "experience_gained": result.experience_gained,
+        "finds_found": result.finds_found,
+        "gold_gained": result.gold_gained,
+        "steps": steps,
+        "rolls": result.rolls,
+        "decisions": DecisionSerializer(result.decisions.all(), many=True).data,
+    }
+
+
+class BattleRevertView(APIView):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        battle = _battle_for(request.user, pk)
+        if not access.is_organiser(request.user, battle.campaign):
+            raise exceptions.PermissionDenied()
+        run = battle_revert(battle=battle, user=request.user)
+        return Response({"battle": battle.pk, "run": run.pk, "status": run.status})
+
+
+class DecisionListView(APIView):
+    @extend_schema(responses=DecisionSerializer(many=True))
+    def get(self, request):
+        decisions = PendingDecision.objects.filter(warband__owner=request.user).select_related(
+            "fighter", "group"
+        )
+        wanted = request.query_params.get("status", "open")
+        if wanted != "all":
+            decisions = decisions.filter(Q(status=wanted))
+        return Response(DecisionSerializer(decisions.order_by("pk")[:200], many=True).data)
+
+
+class DecisionAnswerView(APIView):
+    @extend_schema(request=AnswerSerializer, responses=DecisionSerializer)
+    def post(self, request, pk: int):
+        decision = get_object_or_404(
+            PendingDecision.objects.filter(warband__owner=request.user), pk=pk
+        )
+        serializer = AnswerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        decision = decision_answer(
+            decision=decision, user=request.user, choice=serializer.validated_data["choice"]
+        )
+        return Response(DecisionSerializer(decision).data)

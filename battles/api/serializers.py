@@ -1,0 +1,326 @@
+"""Serializers: shapes only. Writes go through ``battles.services``."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from .. import access
+from ..models import (
+    OPTIONAL_RULES,
+    Battle,
+    BattleEvent,
+    BattleParticipant,
+    Campaign,
+    Membership,
+    Round,
+)
+from ..presets import PRESET_CHOICES
+from ..services import EventReport, ParticipantReport, Report
+
+
+class WarbandTypeField(serializers.SlugRelatedField):
+    def __init__(self, **kwargs):
+        from warbands.models import WarbandType
+
+        super().__init__(slug_field="slug", queryset=WarbandType.objects.all(), **kwargs)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    allowed_warband_types = serializers.SlugRelatedField(
+        slug_field="slug", many=True, read_only=True
+    )
+    organisers = serializers.SerializerMethodField()
+    player_count = serializers.SerializerMethodField()
+    join_code = serializers.SerializerMethodField()
+    is_organiser = serializers.SerializerMethodField()
+    url = serializers.HyperlinkedIdentityField(view_name="api-campaign-detail", lookup_field="slug")
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "url", "slug", "name", "description", "state", "archived", "public", "preset",
+            "starting_treasury", "rating_cap", "allowed_warband_types",
+            "max_fighter_type_copies", "points_win", "points_draw", "points_loss", "points_bye",
+            "optional_rules", "tables", "table_size", "game_length", "organisers",
+            "player_count", "join_code", "is_organiser", "created_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def _memberships(self, campaign):
+        cache = getattr(campaign, "_prefetched_objects_cache", {})
+        return cache.get("memberships")
+
+    def get_organisers(self, campaign) -> list[str]:
+        memberships = self._memberships(campaign)
+        if memberships is None:
+            return []
+        return [m.user.username for m in memberships if m.is_organiser]
+
+    def get_player_count(self, campaign) -> int:
+        if hasattr(campaign, "player_count"):
+            return campaign.player_count
+        memberships = self._memberships(campaign) or []
+        return sum(1 for m in memberships if m.active and m.warband_id)
+
+    def get_is_organiser(self, campaign) -> bool:
+        return access.is_organiser(self.context["request"].user, campaign)
+
+    def get_join_code(self, campaign) -> str | None:
+        """Only organisers see the code they hand out."""
+        return campaign.join_code if self.get_is_organiser(campaign) else None
+
+
+class CampaignWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(required=False, allow_blank=True)
+    public = serializers.BooleanField(required=False)
+    preset = serializers.ChoiceField(choices=PRESET_CHOICES, required=False)
+    starting_treasury = serializers.IntegerField(min_value=0, required=False)
+    rating_cap = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    allowed_warband_types = WarbandTypeField(many=True, required=False)
+    max_fighter_type_copies = serializers.IntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True
+    )
+    points_win = serializers.IntegerField(min_value=-99, max_value=99, required=False)
+    points_draw = serializers.IntegerField(min_value=-99, max_value=99, required=False)
+    points_loss = serializers.IntegerField(min_value=-99, max_value=99, required=False)
+    points_bye = serializers.IntegerField(min_value=-99, max_value=99, required=False)
+    optional_rules = serializers.ListField(
+        child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
+    )
+    tables = serializers.JSONField(required=False)
+    table_size = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    game_length = serializers.CharField(max_length=40, required=False, allow_blank=True)
+
+    HOUSE_RULES = (
+        "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win",
+        "points_draw", "points_loss", "points_bye", "optional_rules", "tables", "table_size",
+        "game_length",
+    )  # fmt: skip
+
+
+class TransitionSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=Campaign.State.choices)
+
+
+class ArchiveSerializer(serializers.Serializer):
+    archived = serializers.BooleanField(default=True)
+
+
+class JoinSerializer(serializers.Serializer):
+    join_code = serializers.CharField(max_length=12)
+    warband = serializers.IntegerField(help_text=_("The id of one of your warbands."))
+
+
+class OrganiserSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    warband_name = serializers.CharField(source="warband.name", read_only=True, default=None)
+    warband_type = serializers.CharField(
+        source="warband.warband_type.name", read_only=True, default=None
+    )
+    rating = serializers.IntegerField(source="warband.rating", read_only=True, default=None)
+
+    class Meta:
+        model = Membership
+        fields = [
+            "id", "username", "role", "warband", "warband_name", "warband_type", "rating",
+            "active", "joined_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class ParticipantSerializer(serializers.ModelSerializer):
+    warband_name = serializers.CharField(source="warband.name", read_only=True)
+    owner = serializers.IntegerField(source="warband.owner_id", read_only=True)
+    fighters = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = BattleParticipant
+        fields = [
+            "warband", "warband_name", "owner", "result", "routed", "voluntary_rout",
+            "rating_at_battle", "fighters",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class EventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BattleEvent
+        fields = [
+            "id", "turn", "kind", "actor_warband", "actor", "target_warband", "target",
+            "weapon", "voluntary", "notes",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class BattleSerializer(serializers.ModelSerializer):
+    campaign = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True, default=None)
+    participants = ParticipantSerializer(many=True, read_only=True)
+    reported_by = serializers.StringRelatedField()
+    confirmed_by = serializers.StringRelatedField()
+    disputed_by = serializers.StringRelatedField()
+    url = serializers.HyperlinkedIdentityField(view_name="api-battle-detail")
+    can = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Battle
+        fields = [
+            "url", "id", "campaign", "round", "scenario", "status", "is_bye", "is_draw",
+            "participants", "notes", "reported_by", "reported_at", "confirmed_by",
+            "confirmed_at", "disputed_by", "dispute_reason", "version", "can",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_can(self, battle) -> dict[str, bool]:
+        user = self.context["request"].user
+        organiser = access.is_organiser(user, battle.campaign)
+        writable = not battle.campaign.archived
+        status = battle.status
+        return {
+            "report": writable
+            and status == Battle.Status.SCHEDULED
+            and access.can_report(user, battle),
+            "confirm": writable
+            and status == Battle.Status.REPORTED
+            and access.can_confirm(user, battle),
+            "dispute": writable
+            and status == Battle.Status.REPORTED
+            and access.can_dispute(user, battle),
+            "settle": writable and organiser and status in ("reported", "disputed"),
+            "correct": writable and organiser and battle.is_frozen and not battle.is_bye,
+        }
+
+
+class BattleDetailSerializer(BattleSerializer):
+    events = EventSerializer(many=True, read_only=True)
+
+    class Meta(BattleSerializer.Meta):
+        fields = [*BattleSerializer.Meta.fields, "events"]
+        read_only_fields = fields
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    battles = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = ["number", "status", "pairing_method", "opened_at", "closed_at", "battles"]
+        read_only_fields = fields
+
+    def get_battles(self, round) -> list[int]:
+        return [battle.pk for battle in round.battles.all()]
+
+
+class GenerateSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=[Round.Method.SWISS, Round.Method.RATING])
+
+
+class PairingSerializer(serializers.Serializer):
+    warbands = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=4)
+    round = serializers.IntegerField(required=False, allow_null=True)
+    scenario = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class ParticipantReportSerializer(serializers.Serializer):
+    warband = serializers.IntegerField()
+    routed = serializers.BooleanField(default=False)
+    voluntary_rout = serializers.BooleanField(default=False)
+    fighters = serializers.ListField(child=serializers.IntegerField(), default=list)
+
+
+class EventReportSerializer(serializers.Serializer):
+    turn = serializers.IntegerField(min_value=1, max_value=99)
+    kind = serializers.ChoiceField(choices=BattleEvent.Kind.choices)
+    actor_warband = serializers.IntegerField(required=False, allow_null=True)
+    actor = serializers.IntegerField(required=False, allow_null=True)
+    target_warband = serializers.IntegerField(required=False, allow_null=True)
+    target = serializers.IntegerField(required=False, allow_null=True)
+    weapon = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    voluntary = serializers.BooleanField(default=False)
+    notes = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+def report_from_data(data: dict) -> Report:
+    """Validated report data (``ReportSerializer``) → the services' ``Report``."""
+    return Report(
+        scenario=data.get("scenario", ""),
+        is_draw=data.get("is_draw", False),
+        winner_ids=data.get("winners", []),
+        participants=[
+            ParticipantReport(
+                warband_id=p["warband"],
+                routed=p["routed"],
+                voluntary_rout=p["voluntary_rout"],
+                fighter_ids=p["fighters"],
+            )
+            for p in data.get("participants", [])
+        ],
+        events=[
+            EventReport(
+                turn=e["turn"],
+                kind=e["kind"],
+                actor_warband_id=e.get("actor_warband"),
+                actor_id=e.get("actor"),
+                target_warband_id=e.get("target_warband"),
+                target_id=e.get("target"),
+                weapon=e["weapon"],
+                voluntary=e["voluntary"],
+                notes=e["notes"],
+            )
+            for e in data.get("events", [])
+        ],
+        notes=data.get("notes", ""),
+    )
+
+
+class ReportSerializer(serializers.Serializer):
+    version = serializers.IntegerField(required=False, allow_null=True)
+    scenario = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    is_draw = serializers.BooleanField(default=False)
+    winners = serializers.ListField(child=serializers.IntegerField(), default=list)
+    participants = ParticipantReportSerializer(many=True, default=list)
+    events = EventReportSerializer(many=True, default=list)
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def to_report(self) -> Report:
+        return report_from_data(self.validated_data)
+
+
+class VersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class DisputeSerializer(VersionSerializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class SettleSerializer(VersionSerializer):
+    reason = serializers.CharField(max_length=2000)
+    report = ReportSerializer(required=False, allow_null=True)
+
+
+class CorrectSerializer(VersionSerializer):
+    reason = serializers.CharField(max_length=2000)
+    report = ReportSerializer()
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    warband = serializers.IntegerField(source="competitor_id")
+    warband_name = serializers.CharField(source="name")
+    rating = serializers.IntegerField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    points = serializers.IntegerField()
+    opponents_points = serializers.IntegerField()
+    enemies_out_of_action = serializers.IntegerField()

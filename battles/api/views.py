@@ -1,0 +1,431 @@
+"""The campaigns API: campaigns, members, join, rounds, pairings, battles, events, standings.
+
+Thin: parse with a serializer, call one service or selector, answer. Who may do what is decided
+in ``battles.access`` and enforced by the services (403); what a caller may not see is 404.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from warbands.models import Warband
+
+from .. import selectors, services
+from ..exports import csv_filename, standings_csv
+from ..models import Battle, Campaign, Membership, Round
+from . import serializers as s
+
+ETAG_VERSION = re.compile(r'-v(\d+)"?$')
+
+
+def _expected_version(request, data: dict) -> int | None:
+    """The version the client last read: ``If-Match`` (our ETag) or ``version`` in the body."""
+    header = request.headers.get("If-Match", "")
+    match = ETAG_VERSION.search(header.strip())
+    if match:
+        return int(match.group(1))
+    return data.get("version")
+
+
+class CSVRenderer(BaseRenderer):
+    """``?format=csv``: the view hands over the CSV text already made (errors stay JSON)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        return json.dumps(data, ensure_ascii=False).encode(self.charset)
+
+
+def battle_etag(battle: Battle) -> str:
+    return f'"battle-{battle.pk}-v{battle.version}"'
+
+
+class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Campaigns the caller may see (member, organiser, or public ones)."""
+
+    lookup_field = "slug"
+    serializer_class = s.CampaignSerializer
+    filterset_fields = ["state"]
+    ordering_fields = ["created_at", "name"]
+
+    def get_queryset(self):
+        archived = self.request.query_params.get("archived") in ("1", "true", "yes")
+        return selectors.campaign_list(user=self.request.user, archived=archived).prefetch_related(
+            Prefetch(
+                "memberships",
+                queryset=Membership.objects.select_related("user").order_by("id"),
+            ),
+            "allowed_warband_types",
+        )
+
+    def get_object(self) -> Campaign:
+        return selectors.campaign_for_api(user=self.request.user, slug=self.kwargs["slug"])
+
+    def _detail(self, campaign: Campaign, code=status.HTTP_200_OK) -> Response:
+        campaign = selectors.campaign_for_api(user=self.request.user, slug=campaign.slug)
+        return Response(self.get_serializer(campaign).data, status=code)
+
+    @extend_schema(request=s.CampaignWriteSerializer, responses=s.CampaignSerializer)
+    def create(self, request):
+        """Create a campaign (a draft); the caller becomes its organiser."""
+        data = s.CampaignWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        rules = {k: values.pop(k) for k in list(values) if k in data.HOUSE_RULES}
+        campaign = services.campaign_create(
+            organiser=request.user,
+            name=values["name"],
+            description=values.get("description", ""),
+            preset=values.get("preset", "raid"),
+            public=values.get("public", False),
+            house_rules=rules,
+            allowed_warband_types=values.get("allowed_warband_types", ()),
+        )
+        return self._detail(campaign, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.CampaignWriteSerializer, responses=s.CampaignSerializer)
+    def partial_update(self, request, slug=None):
+        """Change the name, description or house rules (organisers)."""
+        campaign = self.get_object()
+        data = s.CampaignWriteSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        types = values.pop("allowed_warband_types", None)
+        services.campaign_update(
+            campaign=campaign, by=request.user, changes=values, allowed_warband_types=types
+        )
+        return self._detail(campaign)
+
+    @extend_schema(request=s.TransitionSerializer, responses=s.CampaignSerializer)
+    @action(detail=True, methods=["post"])
+    def transition(self, request, slug=None):
+        """Move the campaign on: draft → open → running → finished."""
+        campaign = self.get_object()
+        data = s.TransitionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_transition(
+            campaign=campaign, by=request.user, state=data.validated_data["state"]
+        )
+        return self._detail(campaign)
+
+    @extend_schema(request=s.ArchiveSerializer, responses=s.CampaignSerializer)
+    @action(detail=True, methods=["post"])
+    def archive(self, request, slug=None):
+        campaign = self.get_object()
+        data = s.ArchiveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.campaign_archive(
+            campaign=campaign, by=request.user, archived=data.validated_data["archived"]
+        )
+        return self._detail(campaign)
+
+    @extend_schema(responses=s.MembershipSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def members(self, request, slug=None):
+        campaign = self.get_object()
+        memberships = list(campaign.memberships.all())
+        page = self.paginate_queryset(memberships)
+        return self.get_paginated_response(s.MembershipSerializer(page, many=True).data)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"members/(?P<membership_id>\d+)")
+    def withdraw(self, request, slug=None, membership_id=None):
+        """A player leaves, or an organiser removes a member."""
+        campaign = self.get_object()
+        membership = get_object_or_404(campaign.memberships.all(), pk=membership_id)
+        services.membership_withdraw(membership=membership, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=s.OrganiserSerializer, responses=s.MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def organisers(self, request, slug=None):
+        """Add a co-organiser by username."""
+        campaign = self.get_object()
+        data = s.OrganiserSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = services.campaign_add_organiser(
+            campaign=campaign, by=request.user, username=data.validated_data["username"]
+        )
+        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True))
+    @extend_schema(methods=["post"], request=None, responses=s.RoundSerializer)
+    @action(detail=True, methods=["get", "post"])
+    def rounds(self, request, slug=None):
+        """List the rounds, or (organisers) open the next one."""
+        campaign = self.get_object()
+        if request.method == "POST":
+            round = services.round_open(campaign=campaign, by=request.user)
+            return Response(s.RoundSerializer(round).data, status=status.HTTP_201_CREATED)
+        rounds = campaign.rounds.order_by("number").prefetch_related("battles")
+        page = self.paginate_queryset(rounds)
+        return self.get_paginated_response(s.RoundSerializer(page, many=True).data)
+
+    def _round(self, campaign: Campaign, number) -> Round:
+        return get_object_or_404(
+            campaign.rounds.prefetch_related("battles").select_related("campaign"), number=number
+        )
+
+    @extend_schema(responses=s.RoundSerializer)
+    @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>\d+)")
+    def round_detail(self, request, slug=None, number=None):
+        return Response(s.RoundSerializer(self._round(self.get_object(), number)).data)
+
+    @extend_schema(request=None, responses=s.RoundSerializer)
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/close")
+    def round_close(self, request, slug=None, number=None):
+        round = self._round(self.get_object(), number)
+        services.round_close(round=round, by=request.user)
+        return Response(s.RoundSerializer(self._round(round.campaign, number)).data)
+
+    @extend_schema(methods=["get"], responses=s.BattleSerializer(many=True))
+    @extend_schema(
+        methods=["post"], request=s.GenerateSerializer, responses=s.BattleSerializer(many=True)
+    )
+    @action(detail=True, methods=["get", "post"], url_path=r"rounds/(?P<number>\d+)/pairings")
+    def pairings(self, request, slug=None, number=None):
+        """The round's battles; POST generates them (Swiss or nearest rating)."""
+        campaign = self.get_object()
+        round = self._round(campaign, number)
+        code = status.HTTP_200_OK
+        if request.method == "POST":
+            data = s.GenerateSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            services.pairings_generate(
+                round=round, by=request.user, method=data.validated_data["method"]
+            )
+            code = status.HTTP_201_CREATED
+        battles = selectors.battle_queryset(user=request.user).filter(round=round)
+        page = self.paginate_queryset(battles)
+        serializer = s.BattleSerializer(page, many=True, context=self.get_serializer_context())
+        response = self.get_paginated_response(serializer.data)
+        response.status_code = code
+        return response
+
+    @extend_schema(request=s.PairingSerializer, responses=s.BattleSerializer)
+    @action(detail=True, methods=["post"])
+    def battles(self, request, slug=None):
+        """Set a battle by hand (2–4 warbands, or one for a bye), in a round or outside."""
+        campaign = self.get_object()
+        data = s.PairingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        number = data.validated_data.get("round")
+        round = self._round(campaign, number) if number else None
+        battle = services.pairing_create(
+            campaign=campaign,
+            by=request.user,
+            round=round,
+            warband_ids=data.validated_data["warbands"],
+            scenario=data.validated_data.get("scenario", ""),
+        )
+        battle = selectors.battle_detail(user=request.user, pk=battle.pk)
+        serializer = s.BattleSerializer(battle, context=self.get_serializer_context())
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("round", int, description="Standings after this round."),
+            OpenApiParameter("format", str, enum=["json", "csv"]),
+        ],
+        responses=s.StandingSerializer(many=True),
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        renderer_classes=[*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer],
+    )
+    def standings(self, request, slug=None):
+        """Points, then opponents' points, enemies put out of action, rating. ``?format=csv``."""
+        campaign = self.get_object()
+        number = request.query_params.get("round")
+        number = int(number) if number and number.isdigit() else None
+        rows = services.standings_compute(campaign=campaign, round=number)
+        if request.accepted_renderer.format == "csv":
+            players = {m.warband_id: m.user.username for m in campaign.memberships.all()}
+            filename = csv_filename(campaign, number)
+            return Response(
+                standings_csv(rows, players=players),
+                headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+            )
+        return Response({"round": number, "results": s.StandingSerializer(rows, many=True).data})
+
+
+class CampaignJoinView(APIView):
+    """Join a campaign with its join code and one of your warbands."""
+
+    @extend_schema(request=s.JoinSerializer, responses=s.MembershipSerializer)
+    def post(self, request):
+        data = s.JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        code = data.validated_data["join_code"].strip().upper()
+        campaign = Campaign.objects.filter(join_code=code).first()
+        if campaign is None:
+            raise ValidationError({"join_code": _("No campaign has that join code.")})
+        warband = Warband.objects.filter(pk=data.validated_data["warband"]).first()
+        membership = services.campaign_join(
+            campaign=campaign, user=request.user, warband=warband, join_code=code
+        )
+        body = s.MembershipSerializer(membership).data
+        body["campaign"] = campaign.slug
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class BattleFilter(filters.FilterSet):
+    campaign = filters.CharFilter(field_name="campaign__slug")
+    round = filters.NumberFilter(field_name="round__number")
+
+    class Meta:
+        model = Battle
+        fields = ["campaign", "round", "status"]
+
+
+class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Battles of the campaigns the caller may see. Writes take the ``version`` the client read
+    (or ``If-Match`` with the ETag): a stale one answers 409."""
+
+    serializer_class = s.BattleSerializer
+    filterset_class = BattleFilter
+    ordering_fields = ["id", "status"]
+
+    def get_queryset(self):
+        return selectors.battle_queryset(user=self.request.user)
+
+    def get_object(self) -> Battle:
+        return selectors.battle_detail(user=self.request.user, pk=self.kwargs["pk"])
+
+    def _answer(self, battle: Battle, code=status.HTTP_200_OK) -> Response:
+        battle = selectors.battle_detail(user=self.request.user, pk=battle.pk)
+        serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
+        return Response(serializer.data, status=code, headers={"ETag": battle_etag(battle)})
+
+    @extend_schema(responses=s.BattleDetailSerializer)
+    def retrieve(self, request, pk=None):
+        battle = self.get_object()
+        if request.headers.get("If-None-Match") == battle_etag(battle):
+            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
+        return Response(serializer.data, headers={"ETag": battle_etag(battle)})
+
+    @extend_schema(request=None, responses={204: None})
+    def destroy(self, request, pk=None):
+        """Remove a scheduled pairing (organisers)."""
+        services.pairing_delete(battle=self.get_object(), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=s.PairingSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["put"])
+    def pairing(self, request, pk=None):
+        """Change the warbands of a scheduled battle by hand (organisers)."""
+        battle = self.get_object()
+        data = s.PairingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = services.pairing_edit(
+            battle=battle,
+            by=request.user,
+            warband_ids=data.validated_data["warbands"],
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(request=s.ReportSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def report(self, request, pk=None):
+        """A participant reports the battle: scheduled → reported."""
+        battle = self.get_object()
+        data = s.ReportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = services.battle_report(
+            battle=battle,
+            reporter=request.user,
+            report=data.to_report(),
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(request=s.VersionSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """The opponent (or an organiser) confirms: reported → confirmed."""
+        battle = self.get_object()
+        data = s.VersionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = services.battle_confirm(
+            battle=battle,
+            by=request.user,
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(request=s.DisputeSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """The opponent disputes the report with a reason: reported → disputed."""
+        battle = self.get_object()
+        data = s.DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = services.battle_dispute(
+            battle=battle,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(request=s.SettleSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def settle(self, request, pk=None):
+        """An organiser settles a dispute, optionally rewriting the report: → confirmed."""
+        battle = self.get_object()
+        data = s.SettleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = data.validated_data.get("report")
+        battle = services.battle_settle(
+            battle=battle,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            report=s.report_from_data(report) if report else None,
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(request=s.CorrectSerializer, responses=s.BattleDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        """An organiser corrects a confirmed report; the correction is recorded."""
+        battle = self.get_object()
+        data = s.CorrectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = services.battle_correct(
+            battle=battle,
+            by=request.user,
+            reason=data.validated_data["reason"],
+            report=s.report_from_data(data.validated_data["report"]),
+            expected_version=_expected_version(request, data.validated_data),
+        )
+        return self._answer(battle)
+
+    @extend_schema(responses=s.EventSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def events(self, request, pk=None):
+        """Who put whom out of action, with what, in which turn; routs."""
+        battle = self.get_object()
+        page = self.paginate_queryset(list(battle.events.all()))
+        return self.get_paginated_response(s.EventSerializer(page, many=True).data)

@@ -1,0 +1,91 @@
+"""A line chart of warband ratings over the rounds, drawn server-side as inline SVG.
+
+Pure: takes labels and series of numbers (``None`` where a warband has no value for a round)
+and returns SVG markup with escaped text, so the standings page needs no charting script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+# Distinct, colour-blind-friendly line colours (Okabe–Ito), repeated with dashes past eight.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    values: Sequence[int | None]
+
+
+def _nice_bounds(low: int, high: int) -> tuple[int, int, int]:
+    if low == high:
+        low, high = low - 10, high + 10
+    span = high - low
+    step = next((s for s in (5, 10, 20, 25, 50, 100, 200, 250, 500) if span / s <= 6), 1000)
+    return (low // step) * step, -(-high // step) * step, step
+
+
+def rating_chart_svg(
+    x_labels: Sequence[str],
+    series: Sequence[Series],
+    *,
+    title: str,
+    width: int = 720,
+    height: int = 320,
+) -> str:
+    left, right, top, bottom = 48, 170, 28, 36
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for s in series for v in s.values if v is not None]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'class="rating-chart" aria-labelledby="rating-chart-title">',
+        f'<title id="rating-chart-title">{escape(title)}</title>',
+    ]
+    if not values or not x_labels:
+        parts.append("</svg>")
+        return "".join(parts)
+    low, high, step = _nice_bounds(min(values), max(values))
+
+    def x_at(index: int) -> float:
+        if len(x_labels) == 1:
+            return left + plot_w / 2
+        return left + plot_w * index / (len(x_labels) - 1)
+
+    def y_at(value: float) -> float:
+        return top + plot_h * (1 - (value - low) / (high - low))
+
+    for tick in range(low, high + 1, step):
+        y = y_at(tick)
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{tick}</text>'
+        )
+    for index, label in enumerate(x_labels):
+        parts.append(
+            f'<text x="{x_at(index):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
+            f'font-size="11">{escape(label)}</text>'
+        )
+    for number, line in enumerate(series):
+        colour = COLOURS[number % len(COLOURS)]
+        dash = ' stroke-dasharray="6 3"' if number >= len(COLOURS) else ""
+        points = [(x_at(i), y_at(v)) for i, v in enumerate(line.values) if v is not None]
+        label = escape(line.label)
+        parts.append(f'<g class="series" data-warband="{label}">')
+        if len(points) > 1:
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            parts.append(
+                f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{path}"/>'
+            )
+        for x, y in points:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
+        legend_y = top + 16 * number
+        parts.append(
+            f'<rect x="{left + plot_w + 12}" y="{legend_y}" width="10" height="10" '
+            f'fill="{colour}"/><text x="{left + plot_w + 26}" y="{legend_y + 9}" '
+            f'font-size="11">{label}</text></g>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,295 @@
+"""Forms of the campaign pages: parsing only; the services validate the game's rules."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
+from .presets import DEFAULT_PRESET, PRESET_CHOICES
+from .services import EventReport, ParticipantReport, Report
+
+HOUSE_RULE_FIELDS = (
+    "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win", "points_draw",
+    "points_loss", "points_bye", "optional_rules", "tables", "table_size", "game_length",
+)  # fmt: skip
+# Left empty on creation, these take the preset's value.
+PRESET_FIELDS = ("starting_treasury", "rating_cap", "max_fighter_type_copies", "table_size",
+                 "game_length")  # fmt: skip
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    description = forms.CharField(label=_("Description"), widget=forms.Textarea, required=False)
+    public = forms.BooleanField(
+        label=_("Public: anyone may read the campaign and its standings"), required=False
+    )
+    preset = forms.ChoiceField(
+        label=_("Size preset"), choices=PRESET_CHOICES, initial=DEFAULT_PRESET
+    )
+    starting_treasury = forms.IntegerField(
+        label=_("Starting treasury (co)"), min_value=0, required=False
+    )
+    rating_cap = forms.IntegerField(label=_("Warband rating cap"), min_value=1, required=False)
+    no_rating_cap = forms.BooleanField(label=_("No rating cap"), required=False)
+    allowed_warband_types = forms.ModelMultipleChoiceField(
+        label=_("Allowed warband types (none: all)"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    max_fighter_type_copies = forms.IntegerField(
+        label=_("Maximum copies of one fighter type"), min_value=1, max_value=99, required=False
+    )
+    points_win = forms.IntegerField(label=_("Points for a win"), initial=3)
+    points_draw = forms.IntegerField(label=_("Points for a draw"), initial=1)
+    points_loss = forms.IntegerField(label=_("Points for a loss"), initial=0)
+    points_bye = forms.IntegerField(label=_("Points for a bye"), initial=3)
+    optional_rules = forms.MultipleChoiceField(
+        label=_("Optional rules"),
+        choices=OPTIONAL_RULES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    table_size = forms.CharField(label=_("Table size"), max_length=40, required=False)
+    game_length = forms.CharField(label=_("Game length"), max_length=40, required=False)
+    tables = forms.CharField(
+        label=_("Campaign table overrides (JSON; empty: the default tables)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from warbands.models import WarbandType
+
+        self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
+            playable=True
+        ).order_by("name")
+
+    def clean_tables(self):
+        text = self.cleaned_data["tables"].strip()
+        if not text:
+            return {}
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValidationError(
+                _("This is not valid JSON: %(error)s") % {"error": error}
+            ) from error
+
+    def house_rules(self, *, creating: bool) -> dict:
+        data = self.cleaned_data
+        rules = {name: data[name] for name in HOUSE_RULE_FIELDS}
+        if creating:
+            rules = {k: v for k, v in rules.items() if not (k in PRESET_FIELDS and v in (None, ""))}
+        if data.get("no_rating_cap"):
+            rules["rating_cap"] = None
+        return rules
+
+    @classmethod
+    def initial_for(cls, campaign: Campaign) -> dict:
+        initial = {
+            name: getattr(campaign, name)
+            for name in ("name", "description", "public", "preset", *HOUSE_RULE_FIELDS)
+        }
+        initial["tables"] = (
+            json.dumps(campaign.tables, ensure_ascii=False) if campaign.tables else ""
+        )
+        initial["no_rating_cap"] = campaign.rating_cap is None
+        initial["allowed_warband_types"] = list(campaign.allowed_warband_types.all())
+        return initial
+
+
+class JoinForm(forms.Form):
+    join_code = forms.CharField(label=_("Join code"), max_length=12)
+    warband = forms.ModelChoiceField(label=_("Your warband"), queryset=None)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["warband"].queryset = user.warbands.select_related("warband_type").order_by(
+            "name"
+        )
+        self.fields["warband"].label_from_instance = lambda w: (
+            _("%(name)s (%(type)s, rating %(rating)s)")
+            % {"name": w.name, "type": w.warband_type.name, "rating": w.rating}
+        )
+
+
+class OrganiserForm(forms.Form):
+    username = forms.CharField(label=_("Username of the co-organiser"), max_length=150)
+
+
+class GenerateForm(forms.Form):
+    method = forms.ChoiceField(
+        label=_("Pairing method"),
+        choices=[
+            (Round.Method.SWISS, Round.Method.SWISS.label),
+            (Round.Method.RATING, Round.Method.RATING.label),
+        ],  # fmt: skip
+    )
+
+
+class PairingForm(forms.Form):
+    warbands = forms.MultipleChoiceField(label=_("Warbands (2–4; one alone: a bye)"), choices=())
+
+    def __init__(self, *args, warband_choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["warbands"].choices = warband_choices
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+
+def side_choices(participants, fighters_by_warband) -> list:
+    """Select options for an event's actor or target: a whole warband ("w<id>") or one of its
+    fighters ("f<id>"), grouped by warband."""
+    groups: list = [("", "—")]
+    for participant in participants:
+        warband = participant.warband
+        options = [(f"w{warband.pk}", _("%(warband)s (the warband)") % {"warband": warband.name})]
+        options += [
+            (f"f{fighter.pk}", f"{fighter.name} · {fighter.fighter_type.name}")
+            for fighter in fighters_by_warband.get(warband.pk, [])
+        ]
+        groups.append((warband.name, options))
+    return groups
+
+
+class EventForm(forms.Form):
+    turn = forms.IntegerField(label=_("Turn"), min_value=1, max_value=99, required=False)
+    kind = forms.ChoiceField(
+        label=_("Event"), choices=[("", "—"), *BattleEvent.Kind.choices], required=False
+    )
+    actor = forms.ChoiceField(label=_("Who"), required=False)
+    target = forms.ChoiceField(label=_("Whom"), required=False)
+    weapon = forms.CharField(label=_("With"), max_length=80, required=False)
+    voluntary = forms.BooleanField(label=_("Voluntary"), required=False)
+
+    def __init__(self, *args, side_choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["actor"].choices = side_choices
+        self.fields["target"].choices = side_choices
+
+    def is_blank(self) -> bool:
+        data = self.cleaned_data
+        return not data.get("kind") and not data.get("turn")
+
+    def clean(self):
+        data = super().clean()
+        if not self.is_blank() and not (data.get("kind") and data.get("turn")):
+            raise ValidationError(
+                _("Give both the turn and the kind of event, or leave the row empty.")
+            )
+        return data
+
+    def to_event(self) -> EventReport:
+        data = self.cleaned_data
+
+        def split(value):
+            if not value:
+                return None, None
+            kind, number = value[0], int(value[1:])
+            return (number, None) if kind == "f" else (None, number)
+
+        actor, actor_warband = split(data.get("actor"))
+        target, target_warband = split(data.get("target"))
+        return EventReport(
+            turn=data["turn"],
+            kind=data["kind"],
+            actor_id=actor,
+            actor_warband_id=actor_warband,
+            target_id=target,
+            target_warband_id=target_warband,
+            weapon=data.get("weapon") or "",
+            voluntary=bool(data.get("voluntary")),
+        )
+
+
+class ReportForm(forms.Form):
+    """The battle report: scenario, result, per warband its fighters and routs; notes.
+    Events come in a formset of ``EventForm`` rows."""
+
+    scenario = forms.CharField(
+        label=_("Scenario"),
+        max_length=120,
+        required=False,
+        widget=forms.TextInput(attrs={"list": "scenarios"}),
+    )
+    is_draw = forms.BooleanField(label=_("Draw"), required=False)
+    winners = forms.MultipleChoiceField(
+        label=_("Winner(s)"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    notes = forms.CharField(
+        label=_("Notes"), widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
+
+    def __init__(self, *args, participants, fighters_by_warband, with_reason=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.participants = participants
+        self.fields["winners"].choices = [(str(p.warband_id), p.warband.name) for p in participants]
+        self.warband_fields = []
+        for participant in participants:
+            warband = participant.warband
+            prefix = f"w{warband.pk}"
+            fighters = fighters_by_warband.get(warband.pk, [])
+            self.fields[f"{prefix}_fighters"] = forms.MultipleChoiceField(
+                label=_("Fighters who took part"),
+                choices=[(str(f.pk), f"{f.name} · {f.fighter_type.name}") for f in fighters],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+            self.fields[f"{prefix}_routed"] = forms.BooleanField(label=_("Routed"), required=False)
+            self.fields[f"{prefix}_voluntary"] = forms.BooleanField(
+                label=_("Voluntary rout"), required=False
+            )
+            self.warband_fields.append(
+                (
+                    warband,
+                    self[f"{prefix}_fighters"],
+                    self[f"{prefix}_routed"],
+                    self[f"{prefix}_voluntary"],
+                )  # fmt: skip
+            )
+        if with_reason:
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the correction"), widget=forms.Textarea(attrs={"rows": 2})
+            )
+
+    side_choices = staticmethod(side_choices)
+
+    @staticmethod
+    def scenario_suggestions():
+        return [str(s) for s in SCENARIOS]
+
+    def to_report(self, events: list[EventReport]) -> Report:
+        data = self.cleaned_data
+        return Report(
+            scenario=data.get("scenario") or "",
+            is_draw=bool(data.get("is_draw")),
+            winner_ids=[int(w) for w in data.get("winners") or []],
+            participants=[
+                ParticipantReport(
+                    warband_id=p.warband_id,
+                    routed=bool(data.get(f"w{p.warband_id}_routed")),
+                    voluntary_rout=bool(data.get(f"w{p.warband_id}_voluntary")),
+                    fighter_ids=[int(f) for f in data.get(f"w{p.warband_id}_fighters") or []],
+                )
+                for p in self.participants
+            ],
+            events=events,
+            notes=data.get("notes") or "",
+        )
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's ``ValidationError`` on the form (field errors where the field exists)."""
+    if hasattr(error, "error_dict"):
+        for field, messages in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+    else:
+        form.add_error(None, error.messages)

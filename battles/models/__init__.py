@@ -1,0 +1,31 @@
+from .battle import SCENARIOS, Battle, BattleCorrection, BattleEvent, BattleParticipant
+from .campaign import (
+    CAMPAIGN_TABLES,
+    CHALLENGES,
+    FLEE_PURSUIT,
+    OPTIONAL_RULES,
+    Campaign,
+    Membership,
+    Round,
+)
+from .postbattle import Job, PendingDecision, PostBattleResult, PostBattleRun, StandingsSnapshot
+
+__all__ = [
+    "CAMPAIGN_TABLES",
+    "CHALLENGES",
+    "FLEE_PURSUIT",
+    "OPTIONAL_RULES",
+    "SCENARIOS",
+    "Battle",
+    "BattleCorrection",
+    "BattleEvent",
+    "BattleParticipant",
+    "Campaign",
+    "Membership",
+    "Round",
+    "Job",
+    "PendingDecision",
+    "PostBattleResult",
+    "PostBattleRun",
+    "StandingsSnapshot",
+]

@@ -1,0 +1,196 @@
+"""Post-battle pages: the results with their dice, the decisions wizard, the job progress bar."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_GET, require_POST
+
+from annuminas.api.errors import Conflict
+from rules.presenters import present_result
+
+from . import access
+from .models import Battle, Job, PendingDecision, PostBattleRun, Round
+from .postbattle import battle_resolve_start, battle_revert, decision_answer, round_resolve_start
+
+STEP_TITLES = {
+    "missed": gettext_noop("Missed the battle"),
+    "injury": gettext_noop("Injuries"),
+    "retired": gettext_noop("Retired"),
+    "experience": gettext_noop("Experience"),
+    "advance": gettext_noop("Advances"),
+    "exploration": gettext_noop("Exploration"),
+    "sell_finds": gettext_noop("Finds sold"),
+    "rare_items": gettext_noop("Rare items"),
+    "rating": gettext_noop("Warband rating"),
+}
+
+
+def _battle(request: HttpRequest, pk: int) -> Battle:
+    return get_object_or_404(
+        access.visible_battles(request.user).select_related("campaign", "round"), pk=pk
+    )
+
+
+def _error(request: HttpRequest, error: Exception) -> None:
+    for message in getattr(error, "messages", None) or [str(getattr(error, "detail", error))]:
+        messages.error(request, message)
+
+
+def _present(result) -> dict:
+    steps = []
+    for step in result.steps:
+        entry = dict(step)
+        entry["title"] = _(STEP_TITLES.get(step["step"], step["step"]))
+        if "result" in entry:
+            entry["result"] = present_result(entry["result"])
+        steps.append(entry)
+    return {"result": result, "steps": steps}
+
+
+@login_required
+@require_GET
+def battle_postbattle(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    organiser = access.is_organiser(request.user, battle.campaign)
+    run = (
+        PostBattleRun.objects.filter(battle=battle)
+        .exclude(status=PostBattleRun.Status.REVERTED)
+        .select_related("job")
+        .first()
+    )
+    results = []
+    decisions = []
+    if run is not None:
+        results = [
+            _present(result)
+            for result in run.results.select_related("warband", "warband__owner").order_by(
+                "warband__name"
+            )
+        ]
+        decisions = list(
+            PendingDecision.objects.filter(
+                result__run=run, warband__owner=request.user
+            ).select_related("fighter", "group", "warband")
+        )
+    own_warbands = [
+        item["result"].warband
+        for item in results
+        if item["result"].warband.owner_id == request.user.pk
+    ]
+    return render(
+        request,
+        "battles/postbattle.html",
+        {
+            "battle": battle,
+            "run": run,
+            "results": results,
+            "decisions": decisions,
+            "own_warbands": own_warbands,
+            "organiser": organiser,
+            "can_resolve": battle.status == Battle.Status.CONFIRMED
+            and (organiser or access.is_participant(request.user, battle)),
+        },
+    )
+
+
+@login_required
+@require_POST
+def battle_postbattle_resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    if not (
+        access.is_organiser(request.user, battle.campaign)
+        or access.is_participant(request.user, battle)
+    ):
+        raise PermissionDenied
+    try:
+        job = battle_resolve_start(battle=battle, user=request.user)
+    except (ValidationError, Conflict) as error:
+        _error(request, error)
+        return redirect("battle-postbattle", pk=pk)
+    return redirect("job-detail", pk=job.pk)
+
+
+@login_required
+@require_POST
+def battle_postbattle_revert(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    if not access.is_organiser(request.user, battle.campaign):
+        raise PermissionDenied
+    try:
+        battle_revert(battle=battle, user=request.user)
+        messages.success(request, _("The post-battle sequence was reverted."))
+    except (ValidationError, Conflict) as error:
+        _error(request, error)
+    return redirect("battle-postbattle", pk=pk)
+
+
+@login_required
+@require_POST
+def round_resolve(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round = get_object_or_404(
+        Round.objects.select_related("campaign").filter(
+            campaign__in=access.organised_campaigns(request.user)
+        ),
+        campaign__slug=slug,
+        number=number,
+    )
+    try:
+        job = round_resolve_start(round=round, user=request.user)
+    except (ValidationError, Conflict) as error:
+        _error(request, error)
+        return redirect("campaign-detail", slug=slug)
+    return redirect("job-detail", pk=job.pk)
+
+
+def _job(request: HttpRequest, pk: int) -> Job:
+    job = get_object_or_404(Job.objects.select_related("campaign", "round", "battle"), pk=pk)
+    if job.created_by_id != request.user.pk and not access.is_organiser(request.user, job.campaign):
+        raise Http404
+    return job
+
+
+@login_required
+@require_GET
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job = _job(request, pk)
+    template = (
+        "battles/_job_progress.html"
+        if request.headers.get("HX-Request") == "true"
+        else "battles/job_detail.html"
+    )
+    battles = Battle.objects.filter(postbattle_runs__job=job).order_by("pk").distinct()
+    return render(request, template, {"job": job, "battles": battles})
+
+
+@login_required
+@require_POST
+def decision_answer_page(request: HttpRequest, pk: int) -> HttpResponse:
+    decision = get_object_or_404(
+        PendingDecision.objects.select_related("result__run").filter(warband__owner=request.user),
+        pk=pk,
+    )
+    battle_id = decision.result.run.battle_id
+    if decision.kind == PendingDecision.Kind.LADS_GOT_TALENT:
+        try:
+            choice = {
+                "fighter": int(request.POST.get("fighter", "")),
+                "skill_lists": request.POST.getlist("skill_lists"),
+            }
+        except ValueError:
+            choice = None
+    elif decision.kind == PendingDecision.Kind.RARE_ITEM and "decline" in request.POST:
+        choice = None
+    else:
+        choice = request.POST.get("choice") or None
+    try:
+        decision_answer(decision=decision, user=request.user, choice=choice)
+        messages.success(request, _("Decision recorded."))
+    except (ValidationError, Conflict) as error:
+        _error(request, error)
+    return redirect("battle-postbattle", pk=battle_id)

@@ -1,0 +1,41 @@
+"""Celery tasks: thin wrappers that take ids and call services.
+
+``postbattle_run_task`` is idempotent (the run row is locked and its status checked before
+anything is rolled), so it acknowledges late and is delivered again if a worker dies mid-task.
+"""
+
+from celery import shared_task
+from django.db import DatabaseError, InterfaceError, OperationalError
+
+
+@shared_task(
+    name="battles.postbattle_run",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=6,
+    time_limit=120,
+    soft_time_limit=100,
+)
+def postbattle_run_task(run_id: int) -> dict:
+    from .postbattle import postbattle_run_apply
+
+    run = postbattle_run_apply(run_id=run_id)
+    return {"run": run.pk, "status": run.status}
+
+
+@shared_task(name="battles.jobs_sweep", time_limit=120, soft_time_limit=100)
+def jobs_sweep_task() -> list[int]:
+    from .postbattle import jobs_sweep_stuck
+
+    return jobs_sweep_stuck()
+
+
+@shared_task(name="battles.standings_recompute", time_limit=600, soft_time_limit=540)
+def standings_recompute_task() -> int:
+    from .postbattle import standings_recompute_all
+
+    return standings_recompute_all()

@@ -1,0 +1,523 @@
+"""Campaign pages. Thin: a selector to read, a form to parse, a service to write.
+
+What a visitor may not see answers 404 (or sends an anonymous visitor to log in); an action he
+may not take answers 403. Service errors come back to the page as messages or form errors.
+"""
+
+from __future__ import annotations
+
+from django import forms as django_forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from annuminas.api.errors import Conflict
+
+from . import access, selectors, services
+from .charts import Series, rating_chart_svg
+from .exports import csv_filename, standings_csv
+from .forms import (
+    CampaignForm,
+    EventForm,
+    GenerateForm,
+    JoinForm,
+    OrganiserForm,
+    PairingForm,
+    ReasonForm,
+    ReportForm,
+    add_service_errors,
+)
+from .models import Battle, Campaign, Membership, Round
+from .presets import PRESETS
+
+EVENT_ROWS = 6
+MAX_EVENT_ROWS = 60
+
+
+def _visible_campaign(request: HttpRequest, slug: str) -> Campaign:
+    """The campaign page data, or: anonymous → login; not allowed to see it → 404."""
+    try:
+        return selectors.campaign_detail(user=request.user, slug=slug)
+    except Http404:
+        if not request.user.is_authenticated:
+            raise PermissionDenied from None
+        raise
+
+
+def _login_or_404(view):
+    """Anonymous visitors of a page they cannot see are sent to log in, others get 404."""
+
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+def _service_error_message(request: HttpRequest, error: Exception) -> None:
+    if isinstance(error, ValidationError):
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.error(request, str(getattr(error, "detail", error)))
+
+
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    archived = request.GET.get("archived") == "1"
+    campaigns = list(selectors.campaign_list(user=request.user, archived=archived))
+    roles = {}
+    if request.user.is_authenticated:
+        roles = dict(
+            Membership.objects.filter(user=request.user, campaign__in=campaigns).values_list(
+                "campaign_id", "role"
+            )
+        )
+    for campaign in campaigns:
+        campaign.my_role = roles.get(campaign.pk)
+    return render(
+        request,
+        "battles/campaign_list.html",
+        {"campaigns": campaigns, "archived": archived},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            campaign = services.campaign_create(
+                organiser=request.user,
+                name=data["name"],
+                description=data["description"],
+                preset=data["preset"],
+                public=data["public"],
+                house_rules=form.house_rules(creating=True),
+                allowed_warband_types=data["allowed_warband_types"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Campaign created. Open it when you are ready."))
+            return redirect(campaign)
+    return render(
+        request,
+        "battles/campaign_form.html",
+        {"form": form, "presets": PRESETS, "creating": True},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = selectors.campaign_detail(user=request.user, slug=slug)
+    if not access.is_organiser(request.user, campaign):
+        raise PermissionDenied
+    form = CampaignForm(request.POST or None, initial=CampaignForm.initial_for(campaign))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        changes = {
+            "name": data["name"],
+            "description": data["description"],
+            "public": data["public"],
+            "preset": data["preset"],
+            **form.house_rules(creating=False),
+        }
+        try:
+            services.campaign_update(
+                campaign=campaign,
+                by=request.user,
+                changes=changes,
+                allowed_warband_types=data["allowed_warband_types"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        except Conflict as error:
+            form.add_error(None, str(error.detail))
+        else:
+            messages.success(request, _("House rules saved."))
+            return redirect(campaign)
+    return render(
+        request,
+        "battles/campaign_form.html",
+        {"form": form, "presets": PRESETS, "creating": False, "campaign": campaign},
+    )
+
+
+@_login_or_404
+def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _visible_campaign(request, slug)
+    organiser = access.is_organiser(request.user, campaign)
+    memberships = list(campaign.memberships.all())
+    players = [m for m in memberships if m.warband_id and m.active]
+    rounds = list(campaign.rounds.all())
+    open_round = next((r for r in rounds if r.status == Round.Status.OPEN), None)
+    my_membership = next((m for m in memberships if m.user_id == request.user.pk), None)
+    warband_choices = [(str(m.warband_id), m.warband.name) for m in players]
+    return render(
+        request,
+        "battles/campaign_detail.html",
+        {
+            "campaign": campaign,
+            "is_organiser": organiser,
+            "memberships": memberships,
+            "organisers": [m for m in memberships if m.is_organiser],
+            "players": players,
+            "rounds": rounds,
+            "open_round": open_round,
+            "my_membership": my_membership,
+            "allowed_types": list(campaign.allowed_warband_types.all()),
+            "next_states": [
+                (state, label)
+                for state, label in Campaign.State.choices
+                if state in services.TRANSITIONS.get(campaign.state, ())
+            ],
+            "generate_form": GenerateForm(),
+            "organiser_form": OrganiserForm(),
+            "pairing_form": PairingForm(warband_choices=warband_choices),
+        },
+    )
+
+
+MANAGE_OPERATIONS = (
+    "transition", "archive", "unarchive", "new_code", "open_round", "close_round", "generate",
+    "add_organiser", "withdraw", "add_pairing", "edit_pairing", "delete_pairing",
+)  # fmt: skip
+
+
+@login_required
+@require_POST
+def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's buttons on the campaign page (and a player's "leave"), one service each."""
+    campaign = selectors.campaign_detail(user=request.user, slug=slug)
+    op = request.POST.get("op")
+    if op not in MANAGE_OPERATIONS:
+        raise Http404
+    user = request.user
+    post = request.POST
+    try:
+        if op == "transition":
+            services.campaign_transition(campaign=campaign, by=user, state=post.get("state", ""))
+        elif op in ("archive", "unarchive"):
+            services.campaign_archive(campaign=campaign, by=user, archived=op == "archive")
+        elif op == "new_code":
+            services.campaign_new_join_code(campaign=campaign, by=user)
+        elif op == "open_round":
+            services.round_open(campaign=campaign, by=user)
+        elif op in ("close_round", "generate"):
+            round = get_object_or_404(campaign.rounds.all(), number=post.get("round"))
+            if op == "close_round":
+                services.round_close(round=round, by=user)
+            else:
+                form = GenerateForm(post)
+                if not form.is_valid():
+                    raise ValidationError(_("Choose a pairing method."))
+                services.pairings_generate(round=round, by=user, method=form.cleaned_data["method"])
+        elif op == "add_organiser":
+            services.campaign_add_organiser(
+                campaign=campaign, by=user, username=post.get("username", "")
+            )
+        elif op == "withdraw":
+            membership = get_object_or_404(campaign.memberships.all(), pk=post.get("membership"))
+            services.membership_withdraw(membership=membership, by=user)
+        elif op == "add_pairing":
+            round = get_object_or_404(campaign.rounds.all(), number=post.get("round"))
+            services.pairing_create(
+                campaign=campaign,
+                by=user,
+                round=round,
+                warband_ids=[int(w) for w in post.getlist("warbands") if w.isdigit()],
+            )
+        else:
+            battle = get_object_or_404(campaign.battles.all(), pk=post.get("battle"))
+            if op == "edit_pairing":
+                services.pairing_edit(
+                    battle=battle,
+                    by=user,
+                    warband_ids=[int(w) for w in post.getlist("warbands") if w.isdigit()],
+                )
+            else:
+                services.pairing_delete(battle=battle, by=user)
+    except (ValidationError, Conflict) as error:
+        _service_error_message(request, error)
+    else:
+        messages.success(request, _("Done."))
+    return redirect(campaign)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_join(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(
+        request.POST or None, user=request.user, initial={"join_code": request.GET.get("code", "")}
+    )
+    campaign = None
+    if request.method == "POST" and form.is_valid():
+        code = form.cleaned_data["join_code"].strip().upper()
+        campaign = Campaign.objects.filter(join_code=code).first()
+        if campaign is None:
+            form.add_error("join_code", _("No campaign has that join code."))
+        else:
+            try:
+                services.campaign_join(
+                    campaign=campaign,
+                    user=request.user,
+                    warband=form.cleaned_data["warband"],
+                    join_code=code,
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            except Conflict as error:
+                form.add_error(None, str(error.detail))
+            else:
+                messages.success(
+                    request, _("You joined %(campaign)s.") % {"campaign": campaign.name}
+                )
+                return redirect(campaign)
+    return render(request, "battles/campaign_join.html", {"form": form})
+
+
+def _round_number(request: HttpRequest) -> int | None:
+    value = request.GET.get("round", "")
+    return int(value) if value.isdigit() else None
+
+
+@_login_or_404
+def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _visible_campaign(request, slug)
+    number = _round_number(request)
+    rows = services.standings_compute(campaign=campaign, round=number)
+    players = {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
+    round_numbers, history = selectors.rating_history(campaign)
+    current = {m.warband_id: m.warband.rating for m in campaign.memberships.all() if m.warband_id}
+    labels = [_("R%(number)s") % {"number": n} for n in round_numbers] + [_("Now")]
+    series = [
+        Series(
+            row.name,
+            [history.get(row.competitor_id, {}).get(n) for n in round_numbers]
+            + [current.get(row.competitor_id)],
+        )
+        for row in rows
+    ]
+    chart = rating_chart_svg(labels, series, title=_("Warband rating over the rounds"))
+    for row in rows:
+        row.player = players.get(row.competitor_id, "")
+    return render(
+        request,
+        "battles/campaign_standings.html",
+        {
+            "campaign": campaign,
+            "rows": rows,
+            "round_number": number,
+            "round_numbers": [r.number for r in campaign.rounds.all()],
+            "chart": chart,
+        },
+    )
+
+
+@_login_or_404
+def campaign_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _visible_campaign(request, slug)
+    number = _round_number(request)
+    rows = services.standings_compute(campaign=campaign, round=number)
+    players = {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
+    response = HttpResponse(
+        standings_csv(rows, players=players), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{csv_filename(campaign, number)}"'
+    return response
+
+
+def _visible_battle(request: HttpRequest, pk: int) -> Battle:
+    try:
+        return selectors.battle_detail(user=request.user, pk=pk)
+    except Http404:
+        if not request.user.is_authenticated:
+            raise PermissionDenied from None
+        raise
+
+
+@_login_or_404
+@require_http_methods(["GET", "POST"])
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _visible_battle(request, pk)
+    user = request.user
+    if request.method == "POST":
+        if not user.is_authenticated:
+            raise PermissionDenied
+        op = request.POST.get("op")
+        version = request.POST.get("version")
+        version = int(version) if version and version.isdigit() else None
+        try:
+            if op == "confirm":
+                services.battle_confirm(battle=battle, by=user, expected_version=version)
+            elif op == "dispute":
+                services.battle_dispute(
+                    battle=battle, by=user, reason=request.POST.get("reason", ""),
+                    expected_version=version,
+                )  # fmt: skip
+            elif op == "settle":
+                services.battle_settle(
+                    battle=battle, by=user, reason=request.POST.get("reason", ""),
+                    expected_version=version,
+                )  # fmt: skip
+            else:
+                raise Http404
+        except (ValidationError, Conflict) as error:
+            _service_error_message(request, error)
+        else:
+            messages.success(request, _("Done."))
+        return redirect(battle)
+    organiser = access.is_organiser(user, battle.campaign)
+    writable = not battle.campaign.archived
+    return render(
+        request,
+        "battles/battle_detail.html",
+        {
+            "battle": battle,
+            "participants": list(battle.participants.all()),
+            "events": list(battle.events.all()),
+            "corrections": list(battle.corrections.all()),
+            "is_organiser": organiser,
+            "can_report": writable
+            and battle.status == Battle.Status.SCHEDULED
+            and access.can_report(user, battle),
+            "can_confirm": writable
+            and battle.status == Battle.Status.REPORTED
+            and access.can_confirm(user, battle),
+            "can_dispute": writable
+            and battle.status == Battle.Status.REPORTED
+            and access.can_dispute(user, battle),
+            "can_settle": writable
+            and organiser
+            and battle.status in (Battle.Status.REPORTED, Battle.Status.DISPUTED),
+            "can_correct": writable and organiser and battle.is_frozen and not battle.is_bye,
+            "reason_form": ReasonForm(),
+        },
+    )
+
+
+def _report_initial(battle: Battle) -> tuple[dict, list[dict]]:
+    """The form filled with the current report (for corrections and settlements)."""
+    initial = {
+        "scenario": battle.scenario,
+        "is_draw": battle.is_draw,
+        "notes": battle.notes,
+        "winners": [str(p.warband_id) for p in battle.participants.all() if p.result == "win"],
+    }
+    for participant in battle.participants.all():
+        prefix = f"w{participant.warband_id}"
+        initial[f"{prefix}_fighters"] = [str(f.pk) for f in participant.fighters.all()]
+        initial[f"{prefix}_routed"] = participant.routed
+        initial[f"{prefix}_voluntary"] = participant.voluntary_rout
+    events = []
+    for event in battle.events.all():
+        actor = (
+            f"f{event.actor_id}"
+            if event.actor_id
+            else (f"w{event.actor_warband_id}" if event.actor_warband_id else "")
+        )
+        target = (
+            f"f{event.target_id}"
+            if event.target_id
+            else (f"w{event.target_warband_id}" if event.target_warband_id else "")
+        )
+        events.append({"turn": event.turn, "kind": event.kind, "actor": actor, "target": target,
+                       "weapon": event.weapon, "voluntary": event.voluntary})  # fmt: skip
+    return initial, events
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """Report a scheduled battle; organisers also settle or correct a report here."""
+    battle = selectors.battle_detail(user=request.user, pk=pk)
+    user = request.user
+    organiser = access.is_organiser(user, battle.campaign)
+    correcting = (
+        battle.status in (Battle.Status.DISPUTED, Battle.Status.REPORTED) or battle.is_frozen
+    )
+    if battle.is_bye:
+        raise Http404
+    if correcting:
+        if not organiser:
+            raise PermissionDenied
+    elif not access.can_report(user, battle):
+        raise PermissionDenied
+    participants = list(battle.participants.all())
+    fighters = selectors.battle_roster_choices(battle)
+    if correcting:
+        initial, event_initial = _report_initial(battle)
+    else:
+        initial = {
+            f"w{p.warband_id}_fighters": [
+                str(f.pk) for f in fighters.get(p.warband_id, []) if f.status == "active"
+            ]
+            for p in participants
+        }
+        initial["scenario"] = battle.scenario
+        event_initial = []
+    rows = request.GET.get("rows", "")
+    extra = min(int(rows), MAX_EVENT_ROWS) if rows.isdigit() else EVENT_ROWS
+    EventFormSet = django_forms.formset_factory(EventForm, extra=extra, max_num=MAX_EVENT_ROWS)
+    side_choices = ReportForm.side_choices(participants, fighters)
+    form = ReportForm(
+        request.POST or None,
+        initial=initial,
+        participants=participants,
+        fighters_by_warband=fighters,
+        with_reason=correcting,
+    )
+    formset = EventFormSet(
+        request.POST or None,
+        initial=event_initial,
+        prefix="events",
+        form_kwargs={"side_choices": side_choices},
+    )
+    if request.method == "POST" and form.is_valid() and formset.is_valid():
+        events = [f.to_event() for f in formset.forms if f.cleaned_data and not f.is_blank()]
+        report = form.to_report(events)
+        version = request.POST.get("version")
+        version = int(version) if version and version.isdigit() else None
+        try:
+            if battle.is_frozen:
+                services.battle_correct(battle=battle, by=user, reason=form.cleaned_data["reason"],
+                                        report=report, expected_version=version)  # fmt: skip
+            elif correcting:
+                services.battle_settle(battle=battle, by=user, reason=form.cleaned_data["reason"],
+                                       report=report, expected_version=version)  # fmt: skip
+            else:
+                services.battle_report(battle=battle, reporter=user, report=report,
+                                       expected_version=version)  # fmt: skip
+        except ValidationError as error:
+            add_service_errors(form, error)
+        except Conflict as error:
+            form.add_error(None, str(error.detail))
+        else:
+            messages.success(request, _("Battle report saved."))
+            return redirect(battle)
+    return render(
+        request,
+        "battles/battle_report.html",
+        {
+            "battle": battle,
+            "form": form,
+            "formset": formset,
+            "correcting": correcting,
+            "more_rows": min(extra + EVENT_ROWS, MAX_EVENT_ROWS),
+            "scenarios": ReportForm.scenario_suggestions(),
+        },
+    )

@@ -1,0 +1,364 @@
+"""The post-battle sequence applied to rosters, with fixed dice (faces typed at the table)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from annuminas.api.errors import Conflict
+from battles import services
+from battles.models import Battle, BattleEvent, Job, PendingDecision, PostBattleRun
+from battles.postbattle import (
+    battle_resolve_start,
+    battle_revert,
+    decision_answer,
+    postbattle_run_apply,
+    round_resolve_start,
+)
+from rules.engine import sell_finds
+from tests.battles.factories import first_battle, simple_report
+from warbands import services as roster
+from warbands.models import Equipment, Fighter, LedgerEntry
+from warbands.services import warband_export
+
+pytestmark = pytest.mark.django_db
+
+
+def fight(league, *, winner=0, events=()):
+    """Round 1 between players 0 and 1, reported by player 0 and confirmed by player 1."""
+    battle = first_battle(league)
+    report = simple_report(
+        battle, league.warband(winner), events=[services.EventReport(**e) for e in events]
+    )
+    services.battle_report(battle=battle, reporter=league.user(0), report=report)
+    services.battle_confirm(battle=battle, by=league.user(1))
+    battle.refresh_from_db()
+    return battle
+
+
+def out_of_action(actor, target, turn=2):
+    return {
+        "turn": turn,
+        "kind": BattleEvent.Kind.OUT_OF_ACTION,
+        "actor_warband_id": actor.warband_id,
+        "actor_id": actor.pk,
+        "target_warband_id": target.warband_id,
+        "target_id": target.pk,
+    }
+
+
+def leader(warband):
+    return Fighter.objects.get(warband=warband, is_leader=True)
+
+
+@pytest.fixture
+def resolve(django_capture_on_commit_callbacks):
+    """Resolve a battle now (tasks run in-process) and return its run."""
+
+    def do(battle, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            battle_resolve_start(battle=battle, **kwargs)
+        return PostBattleRun.objects.exclude(status="reverted").get(battle=battle)
+
+    return do
+
+
+def faces(**per_warband):
+    return {str(warband.pk): list(values) for warband, values in per_warband.values()}
+
+
+def test_dead_hero_is_removed_with_his_equipment(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    sword = Equipment.objects.get(slug="espada")
+    roster.equipment_buy(warband=b, equipment=sword, fighter=leader(b))
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    treasury_a = a.treasury
+
+    run = resolve(
+        battle,
+        faces={
+            str(a.pk): [3, 4, 1, 1],  # exploration 2 dice = 7 → 2 finds; rare items 2D6 = 2
+            str(b.pk): [1, 1],  # serious injury D66 = 11: dead
+        },
+    )
+
+    assert run.status == "applied", run.error
+    dead = Fighter.objects.get(pk=leader_pk(b, run))
+    assert dead.status == "dead"
+    assert not dead.equipment.exists()
+    assert LedgerEntry.objects.filter(warband=b, reason="injury").exists()
+    a.refresh_from_db()
+    gold = sell_finds(finds=2, warband_size=1)
+    assert a.treasury == treasury_a + gold
+    assert list(
+        LedgerEntry.objects.filter(warband=a, reason__in=["exploration", "sell_finds"])
+        .order_by("pk")
+        .values_list("reason", "finds_delta", "amount")
+    ) == [("exploration", 2, 0), ("sell_finds", -2, gold)]
+    assert a.finds == 0
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.RESOLVED
+
+
+def leader_pk(warband, run):
+    return next(
+        step["fighter_id"]
+        for result in run.results.filter(warband=warband)
+        for step in result.steps
+        if step["step"] == "injury"
+    )
+
+
+def test_experience_winning_leader_kills_and_underdog(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    battle.participants.filter(warband=b).update(rating_at_battle=10)
+    battle.participants.filter(warband=a).update(rating_at_battle=100)  # gap 90 → +2
+    xp_a, xp_b = leader(a).experience, leader(b).experience
+
+    run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [4, 1]})  # b: D66 41
+
+    assert run.status == "applied", run.error
+    assert leader(a).experience == xp_a + 3  # survived, winning leader, one enemy
+    assert leader(b).experience == xp_b + 1 + 2  # survived (full recovery), underdog +2
+    result_b = run.results.get(warband=b)
+    assert result_b.experience_gained == 3
+
+
+def test_henchman_dies_on_a_one_or_two(make_league, resolve):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    soldier = Fighter.objects.filter(warband=b, group__isnull=False).first()
+    battle = fight(league, events=[out_of_action(leader(a), soldier)])
+
+    run = resolve(
+        battle,
+        faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [2, 1, 1, 1]},  # b: henchman D6 = 2
+    )
+
+    assert run.status == "applied", run.error
+    soldier.refresh_from_db()
+    assert soldier.status == "dead"
+    survivor = Fighter.objects.filter(warband=b, group__isnull=False, status="active").get()
+    assert survivor.experience == 1  # the group gains as a group
+
+
+def test_threshold_crossed_rolls_an_advance(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    captain = leader(a)
+    battle = fight(league, events=[out_of_action(captain, leader(b))])
+    strength = captain.s
+    # 20 XP + 3 + scenario bonus 1 = 24: a hero threshold. Advance 2D6 = 6, then D6 = 1: +1 F.
+    run = resolve(
+        battle,
+        faces={str(a.pk): [3, 3, 1, 1, 1, 1, 1], str(b.pk): [4, 1]},
+        options={"scenario_bonus": {str(captain.pk): 1}},
+    )
+    assert run.status == "applied", run.error
+    captain.refresh_from_db()
+    assert captain.experience == 24
+    assert captain.s == strength + 1
+    assert captain.advances_due == 0
+    assert captain.advances[-1]["characteristic"] == "s"
+
+
+def test_a_choice_becomes_a_pending_decision_for_the_owner(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    captain = leader(a)
+    battle = fight(league, events=[out_of_action(captain, leader(b))])
+    run = resolve(
+        battle,
+        faces={str(a.pk): [3, 4, 1, 1, 1, 1], str(b.pk): [4, 1]},  # advance 2D6 = 7: HA or HP
+        options={"scenario_bonus": {str(captain.pk): 1}},
+    )
+    assert run.status == "applied", run.error
+    decision = PendingDecision.objects.get(warband=a, kind="characteristic")
+    assert decision.options == ["ws", "bs"]
+
+    with pytest.raises(ValidationError):
+        decision_answer(decision=decision, user=league.user(1), choice="ws")  # not his warband
+    with pytest.raises(ValidationError):
+        decision_answer(decision=decision, user=league.user(0), choice="s")
+    ws = captain.ws
+    decision_answer(decision=decision, user=league.user(0), choice="ws")
+    captain.refresh_from_db()
+    assert captain.ws == ws + 1
+    with pytest.raises(Conflict):
+        decision_answer(decision=decision, user=league.user(0), choice="bs")
+
+
+def test_the_lads_got_talent(make_league, resolve):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    group = a.groups.get()
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    # The group reaches 2 XP (survived + scenario bonus): an advance; 2D6 = 12: talent.
+    run = resolve(
+        battle,
+        faces={str(a.pk): [6, 6, 1, 1, 1, 1], str(b.pk): [4, 1]},
+        options={"scenario_bonus": {f"group:{group.pk}": 1}},
+    )
+    assert run.status == "applied", run.error
+    decision = PendingDecision.objects.get(warband=a, kind="lads_got_talent")
+    lad = Fighter.objects.get(pk=decision.options[0])
+    lists = decision.payload["skill_lists"][:2]
+    decision_answer(
+        decision=decision, user=league.user(0), choice={"fighter": lad.pk, "skill_lists": lists}
+    )
+    lad.refresh_from_db()
+    assert lad.is_hero and lad.group_id is None
+    assert lad.skill_lists == lists
+    assert lad.experience == 2
+    assert "hero_advance" in PendingDecision.objects.get(pk=decision.pk).payload
+
+
+@pytest.mark.parametrize("choice", ["ransom", "sell", "exchange"])
+def test_captive_ransom_sale_or_exchange_through_the_ledger(league, resolve, choice):
+    a, b = league.warband(0), league.warband(1)
+    sword = Equipment.objects.get(slug="espada")
+    roster.equipment_buy(warband=b, equipment=sword, fighter=leader(b))
+    captive = leader(b)
+    battle = fight(league, events=[out_of_action(leader(a), captive)])
+    # b: D66 = 61 captured, sale value D6 = 4 → 20 co
+    run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [6, 1, 4]})
+    assert run.status == "applied", run.error
+    captive.refresh_from_db()
+    assert captive.status == "captured"
+    decision = PendingDecision.objects.get(kind="captive")
+    assert decision.warband_id == a.pk and decision.payload["sale_value"] == 20
+    a.refresh_from_db()
+    b.refresh_from_db()
+    before_a, before_b = a.treasury, b.treasury
+
+    decision_answer(decision=decision, user=league.user(0), choice=choice)
+
+    a.refresh_from_db()
+    b.refresh_from_db()
+    captive.refresh_from_db()
+    if choice == "ransom":
+        assert (a.treasury, b.treasury) == (before_a + 20, before_b - 20)
+        assert captive.status == "active"
+    elif choice == "sell":
+        assert (a.treasury, b.treasury) == (before_a + 20, before_b)
+        assert captive.status == "dead"
+        assert a.equipment_items.filter(equipment=sword, fighter__isnull=True).exists()
+    else:
+        assert (a.treasury, b.treasury) == (before_a, before_b)
+        assert captive.status == "active"
+    for warband in (a, b):
+        assert sum(warband.ledger.values_list("amount", flat=True)) == warband.treasury
+
+
+def snapshot(warband):
+    """The roster as exported, without the ledger's rows (the ledger is append-only: a revert
+    adds compensating entries, so its *sum* returns, checked separately)."""
+    warband.refresh_from_db()
+    data = warband_export(warband=warband)
+    data.pop("exported_at", None)
+    data.pop("ledger", None)
+    return data, warband.treasury, warband.finds, warband.rating
+
+
+def test_revert_returns_roster_ledger_and_rating_exactly(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    roster.equipment_buy(
+        warband=b, equipment=Equipment.objects.get(slug="espada"), fighter=leader(b)
+    )
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    before = {w.pk: snapshot(w) for w in (a, b)}
+    run = resolve(battle, faces={str(a.pk): [3, 4, 1, 1], str(b.pk): [1, 1]})  # b's leader dies
+    assert run.status == "applied"
+    assert snapshot(b) != before[b.pk]
+
+    ledger_before = {w.pk: w.ledger.count() for w in (a, b)}
+    battle_revert(battle=battle, user=league.organiser)
+
+    for warband in (a, b):
+        assert snapshot(warband) == before[warband.pk]
+        assert sum(warband.ledger.values_list("amount", flat=True)) == warband.treasury
+        assert sum(warband.ledger.values_list("finds_delta", flat=True)) == warband.finds
+    # b's leader died and a sold finds: each got exactly one compensating entry
+    assert a.ledger.count() == ledger_before[a.pk] + 1
+    assert a.ledger.order_by("pk").last().reason == "revert"
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.CONFIRMED
+    # and it can be resolved again, with new dice
+    again = resolve(battle, seed=3)
+    assert again.status == "applied" and again.pk != run.pk
+
+
+def test_revert_is_refused_once_the_roster_changed(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [4, 1]})
+    roster.equipment_buy(warband=a, equipment=Equipment.objects.get(slug="daga"), fighter=leader(a))
+    with pytest.raises(Conflict):
+        battle_revert(battle=battle, user=league.organiser)
+
+
+def test_applying_a_run_twice_changes_nothing(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    run = resolve(battle, seed=11)
+    state = {w.pk: snapshot(w) for w in (a, b)}
+    ledger = LedgerEntry.objects.count()
+
+    again = postbattle_run_apply(run_id=run.pk)
+
+    assert again.status == "applied"
+    assert LedgerEntry.objects.count() == ledger
+    assert {w.pk: snapshot(w) for w in (a, b)} == state
+    assert run.results.count() == 2
+
+
+def test_same_seed_same_dice(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    first = resolve(battle, seed=2024)
+    rolls = {r.warband_id: r.rolls for r in first.results.all()}
+    battle_revert(battle=battle, user=league.organiser)
+    second = resolve(battle, seed=2024)
+    assert {r.warband_id: r.rolls for r in second.results.all()} == rolls
+
+
+def test_unresolvable_battles_are_refused(league):
+    battle = first_battle(league)
+    with pytest.raises(ValidationError):
+        battle_resolve_start(battle=battle, user=league.organiser)
+    assert not PostBattleRun.objects.exists()
+
+
+def test_a_bad_battle_is_recorded_and_the_job_says_so(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    run = resolve(battle, faces={str(a.pk): [1], str(b.pk): [4, 1]})  # too few dice for a
+    assert run.status == "failed"
+    assert run.error
+    job = Job.objects.get(battle=battle)
+    assert job.status == Job.Status.FAILED
+    assert str(battle.pk) in job.errors
+    a.refresh_from_db()
+    assert not a.postbattle_results.exists()  # nothing half-written
+
+
+def test_round_resolution_is_one_job_and_duplicates_share_it(
+    make_league, django_capture_on_commit_callbacks
+):
+    league = make_league(players=4)
+    battle = first_battle(league)
+    round = battle.round
+    for battle in round.battles.filter(is_bye=False):
+        participants = list(battle.participants.select_related("warband"))
+        winner = participants[0].warband
+        report = simple_report(battle, winner)
+        owner = winner.owner
+        services.battle_report(battle=battle, reporter=owner, report=report)
+        services.battle_confirm(battle=battle, by=participants[1].warband.owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = round_resolve_start(round=round, user=league.organiser)
+        assert round_resolve_start(round=round, user=league.organiser).pk in {job.pk}
+    job.refresh_from_db()
+    assert job.total == 2
+    assert (job.status, job.done, job.failed) == (Job.Status.SUCCEEDED, 2, 0)
+    assert set(round.battles.filter(is_bye=False).values_list("status", flat=True)) == {"resolved"}
+    # once finished, a new submission has nothing left to do
+    with pytest.raises(ValidationError):
+        round_resolve_start(round=round, user=league.organiser)
