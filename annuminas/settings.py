@@ -118,6 +118,9 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A message whose worker died unacknowledged goes back to the queue after this long (and the
+# job sweeper re-sends pending post-battle runs sooner); it must exceed any task's run time.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
