@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from annuminas.api.errors import Conflict
-from rules.presenters import present_result
+from rules.presenters import CODE_LABELS, present_result
 
 from . import access
 from .models import Battle, Job, PendingDecision, PostBattleRun, Round
@@ -78,6 +78,10 @@ def battle_postbattle(request: HttpRequest, pk: int) -> HttpResponse:
                 result__run=run, warband__owner=request.user
             ).select_related("fighter", "group", "warband")
         )
+        for decision in decisions:
+            decision.choices = [
+                (option, str(CODE_LABELS.get(option, option))) for option in decision.options
+            ]
     own_warbands = [
         item["result"].warband
         for item in results

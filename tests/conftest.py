@@ -176,3 +176,16 @@ def celery_worker(transactional_db):
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture(autouse=True)
+def _celery_in_process(request):
+    """Tasks run in-process in tests, even when REDIS_URL is set (CI), except in the tests that
+    talk to Redis or start a real worker: those send to the broker."""
+    from annuminas.celery import app
+
+    real_broker = {"celery_worker", "redis_url"} & set(request.fixturenames)
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = not real_broker
+    yield
+    app.conf.task_always_eager = previous
