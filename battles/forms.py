@@ -31,9 +31,11 @@ class CampaignForm(forms.Form):
         label=_("Size preset"), choices=PRESET_CHOICES, initial=DEFAULT_PRESET
     )
     starting_treasury = forms.IntegerField(
-        label=_("Starting treasury (co)"), min_value=0, required=False
+        label=_("Starting treasury (co)"), min_value=0, max_value=100_000, required=False
     )
-    rating_cap = forms.IntegerField(label=_("Warband rating cap"), min_value=1, required=False)
+    rating_cap = forms.IntegerField(
+        label=_("Warband rating cap"), min_value=1, max_value=100_000, required=False
+    )
     no_rating_cap = forms.BooleanField(label=_("No rating cap"), required=False)
     allowed_warband_types = forms.ModelMultipleChoiceField(
         label=_("Allowed warband types (none: all)"),

@@ -218,7 +218,7 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
         elif op == "open_round":
             services.round_open(campaign=campaign, by=user)
         elif op in ("close_round", "generate"):
-            round = get_object_or_404(campaign.rounds.all(), number=post.get("round"))
+            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
             if op == "close_round":
                 services.round_close(round=round, by=user)
             else:
@@ -231,10 +231,12 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
                 campaign=campaign, by=user, username=post.get("username", "")
             )
         elif op == "withdraw":
-            membership = get_object_or_404(campaign.memberships.all(), pk=post.get("membership"))
+            membership = get_object_or_404(
+                campaign.memberships.all(), pk=_posted_int(post, "membership")
+            )
             services.membership_withdraw(membership=membership, by=user)
         elif op == "add_pairing":
-            round = get_object_or_404(campaign.rounds.all(), number=post.get("round"))
+            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
             services.pairing_create(
                 campaign=campaign,
                 by=user,
@@ -242,7 +244,7 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
                 warband_ids=[int(w) for w in post.getlist("warbands") if w.isdigit()],
             )
         else:
-            battle = get_object_or_404(campaign.battles.all(), pk=post.get("battle"))
+            battle = get_object_or_404(campaign.battles.all(), pk=_posted_int(post, "battle"))
             if op == "edit_pairing":
                 services.pairing_edit(
                     battle=battle,
@@ -288,6 +290,14 @@ def campaign_join(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect(campaign)
     return render(request, "battles/campaign_join.html", {"form": form})
+
+
+def _posted_int(post, name: str) -> int:
+    """An id or number from a form; anything else is simply not found (404), never a 500."""
+    value = (post.get(name) or "").strip()
+    if not value.isdigit():
+        raise Http404
+    return int(value)
 
 
 def _round_number(request: HttpRequest) -> int | None:

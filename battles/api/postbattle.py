@@ -4,6 +4,8 @@ the results with their dice, answer pending decisions, revert."""
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
@@ -50,7 +52,7 @@ class ResolveSerializer(serializers.Serializer):
     faces = serializers.DictField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6)),
         required=False,
-        help_text="Per warband id: the dice rolled at the table, in order.",
+        help_text=gettext_lazy("Per warband id: the dice rolled at the table, in order."),
     )
     scenario_bonus = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=10), required=False
@@ -92,14 +94,20 @@ class BattleResolveView(APIView):
     @extend_schema(request=ResolveSerializer, responses={202: JobSerializer})
     def post(self, request, pk: int):
         battle = _battle_for(request.user, pk)
-        if not (
-            access.is_organiser(request.user, battle.campaign)
-            or access.is_participant(request.user, battle)
-        ):
+        organiser = access.is_organiser(request.user, battle.campaign)
+        if not (organiser or access.is_participant(request.user, battle)):
             raise exceptions.PermissionDenied()
         serializer = ResolveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        if data and not organiser:
+            # A player must not pick his own dice or bonuses: the server rolls for him.
+            raise exceptions.PermissionDenied(
+                _(
+                    "Only an organiser may set the seed, the dice rolled at the table or "
+                    "scenario bonuses; players ask for the resolution without them."
+                )
+            )
         options = {key: data[key] for key in ("scenario_bonus", "racial_maximum") if key in data}
         job = battle_resolve_start(
             battle=battle,

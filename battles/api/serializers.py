@@ -76,8 +76,10 @@ class CampaignWriteSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True)
     public = serializers.BooleanField(required=False)
     preset = serializers.ChoiceField(choices=PRESET_CHOICES, required=False)
-    starting_treasury = serializers.IntegerField(min_value=0, required=False)
-    rating_cap = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    starting_treasury = serializers.IntegerField(min_value=0, max_value=100_000, required=False)
+    rating_cap = serializers.IntegerField(
+        min_value=1, max_value=100_000, required=False, allow_null=True
+    )
     allowed_warband_types = WarbandTypeField(many=True, required=False)
     max_fighter_type_copies = serializers.IntegerField(
         min_value=1, max_value=99, required=False, allow_null=True

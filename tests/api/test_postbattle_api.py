@@ -131,3 +131,20 @@ def test_revert_through_the_api(league, battle, django_capture_on_commit_callbac
 def test_job_is_private_to_organisers_and_its_creator(league, battle, make_user):
     job = client_for(league.organiser).post(f"/api/v1/battles/{battle.pk}/resolve/").json()
     assert client_for(make_user("nosy")).get(job["url"]).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{"seed": 3}, {"faces": {"1": [1, 1]}}, {"scenario_bonus": {"1": 5}}],
+)
+def test_players_cannot_choose_their_dice_or_bonuses(league, battle, payload):
+    response = client_for(league.user(0)).post(
+        f"/api/v1/battles/{battle.pk}/resolve/", payload, format="json"
+    )
+    assert response.status_code == 403
+    assert not Job.objects.exists()
+
+
+def test_a_player_may_ask_for_the_resolution_without_inputs(league, battle):
+    response = client_for(league.user(0)).post(f"/api/v1/battles/{battle.pk}/resolve/")
+    assert response.status_code == 202

@@ -314,3 +314,35 @@ def test_schema_of_the_warband_endpoints_is_valid(client):
             },
         }
     )
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(fighters=[1]), "fighters.0.non_field_errors"),
+        (lambda d: d.update(ledger=[{"amount": "x", "reason": "import"}]), "ledger.0.amount"),
+        (lambda d: d.update(ledger=[{"amount": 10**30, "reason": "import"}]), "ledger.0.amount"),
+        (lambda d: d["fighters"][0].update(experience="x"), "fighters.0.experience"),
+        (lambda d: d["fighters"][0]["profile"].update(ws=99), "fighters.0.profile.ws"),
+    ],
+)
+def test_malformed_imports_are_400_naming_the_field(api_client, user, content, change, field):
+    from warbands.models import FighterType, WarbandType
+    from warbands.services import fighter_hire, warband_create, warband_export
+
+    warband_type = WarbandType.objects.order_by("pk").first()
+    warband = warband_create(owner=user, warband_type=warband_type, name="Exportada")
+    fighter_hire(
+        warband=warband,
+        fighter_type=FighterType.objects.filter(warband_type=warband_type, role="leader").first(),
+        name="Jefe",
+    )
+    data = warband_export(warband=warband)
+    change(data)
+    api_client.force_authenticate(user)
+    before = Warband.objects.count()
+    response = api_client.post("/api/v1/warbands/import/", data, format="json")
+    assert response.status_code == 400, response.content
+    if field:
+        assert field in response.json()["error"]["fields"]
+    assert Warband.objects.count() == before

@@ -69,3 +69,28 @@ def test_postbattle_page_query_budget(
         client.post(f"/battles/{battle.pk}/postbattle/resolve/")
     with assert_max_queries(20):
         client.get(f"/battles/{battle.pk}/postbattle/")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"op": "close_round", "round": "abc"},
+        {"op": "delete_pairing", "battle": "abc"},
+        {"op": "withdraw", "membership": "1; drop"},
+    ],
+)
+def test_malformed_ids_in_the_manage_form_are_404_not_500(client, league, data):
+    client.force_login(league.organiser)
+    response = client.post(f"/campaigns/{league.campaign.slug}/manage/", data)
+    assert response.status_code == 404
+
+
+def test_huge_numbers_are_refused_by_the_campaign_api(league):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(league.organiser)
+    for field in ("starting_treasury", "rating_cap"):
+        response = client.post("/api/v1/campaigns/", {"name": "X", field: 10**20}, format="json")
+        assert response.status_code == 400
+        assert field in response.json()["error"]["fields"]

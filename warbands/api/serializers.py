@@ -402,11 +402,4 @@ class WarbandWriteResultSerializer(serializers.Serializer):
     ledger_entry = LedgerEntrySerializer(required=False)
 
 
-class WarbandImportSerializer(serializers.Serializer):
-    format = serializers.CharField(help_text='"annuminas.warband"')
-    format_version = serializers.IntegerField(help_text="1")
-    warband = serializers.DictField()
-    ledger = serializers.ListField(child=serializers.DictField(), required=False)
-    fighters = serializers.ListField(child=serializers.DictField(), required=False)
-    groups = serializers.ListField(child=serializers.DictField(), required=False)
-    stash = serializers.ListField(child=serializers.DictField(), required=False)
+from .import_format import WarbandImportSerializer  # noqa: E402,F401 - the checked format
