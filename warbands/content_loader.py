@@ -16,6 +16,7 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import (
     PROFILE_FIELDS,
@@ -54,14 +55,19 @@ def parse_profile(text: Any, *, where: str) -> dict[str, float | int]:
     """``"10 3 3 3 3 1 3 1 7"`` → ``{"m": 10, "ws": 3, …}`` (M may be a half, e.g. 7.5)."""
     parts = str(text).split()
     if len(parts) != len(PROFILE_FIELDS):
-        raise ValidationError(f"{where}: a profile needs 9 values (M HA HP F R H I A L): {text!r}")
+        raise ValidationError(
+            _("%(where)s: a profile needs 9 values (M HA HP F R H I A L): %(text)r")
+            % {"where": where, "text": text}
+        )
     try:
         values: dict[str, float | int] = {"m": float(parts[0])}
         values.update(
             {name: int(value) for name, value in zip(PROFILE_FIELDS[1:], parts[1:], strict=True)}
         )
     except ValueError as exc:
-        raise ValidationError(f"{where}: not a profile: {text!r}") from exc
+        raise ValidationError(
+            _("%(where)s: not a profile: %(text)r") % {"where": where, "text": text}
+        ) from exc
     return values
 
 
@@ -69,7 +75,7 @@ def pack_files(path: Path) -> tuple[list[tuple[str, bytes]], str]:
     """The pack's files (name, bytes) and their combined hash."""
     files = sorted(path.glob("*.yaml"))
     if not files:
-        raise ValidationError(f"No *.yaml files in {path}")
+        raise ValidationError(_("No *.yaml files in %(path)s") % {"path": path})
     digest = hashlib.sha256()
     contents = []
     for file in files:
@@ -85,13 +91,15 @@ def read_pack(files: list[tuple[str, bytes]], path: Path) -> dict[str, Any]:
         content = yaml.safe_load(raw) or {}
         for key, value in content.items():
             if key not in SECTIONS:
-                raise ValidationError(f"{name}: unknown section {key!r}")
+                raise ValidationError(
+                    _("%(file)s: unknown section %(key)r") % {"file": name, "key": key}
+                )
             if key == "pack":
                 data[key] = value
             else:
                 data.setdefault(key, {}).update(value or {})
     if "pack" not in data:
-        raise ValidationError(f"{path}: no file defines the `pack` section")
+        raise ValidationError(_("%(path)s: no file defines the `pack` section") % {"path": path})
     return data
 
 
@@ -171,7 +179,9 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     for item_slug, row in (data.get("equipment") or {}).items():
         kind = row["kind"]
         if kind not in Equipment.Kind.values:
-            raise ValidationError(f"equipment {item_slug}: unknown kind {kind!r}")
+            raise ValidationError(
+                _("equipment %(slug)s: unknown kind %(kind)r") % {"slug": item_slug, "kind": kind}
+            )
         equipment[item_slug] = _upsert(
             Equipment,
             item_slug,
@@ -197,7 +207,9 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
             return equipment[item_slug]
         found = Equipment.objects.filter(slug=item_slug).first()
         if found is None:
-            raise ValidationError(f"{where}: unknown equipment {item_slug!r}")
+            raise ValidationError(
+                _("%(where)s: unknown equipment %(slug)r") % {"where": where, "slug": item_slug}
+            )
         return found
 
     equipment_lists = {}
@@ -229,7 +241,10 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
             return cache[ref_slug]
         found = model.objects.filter(slug=ref_slug).first()
         if found is None:
-            raise ValidationError(f"{where}: unknown {model.__name__} {ref_slug!r}")
+            raise ValidationError(
+                _("%(where)s: unknown %(what)s %(slug)r")
+                % {"where": where, "what": model._meta.verbose_name, "slug": ref_slug}
+            )
         cache[ref_slug] = found
         return found
 
@@ -256,7 +271,9 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
             where = f"fighter type {fighter_slug}"
             role = ft["role"]
             if role not in FighterType.Role.values:
-                raise ValidationError(f"{where}: unknown role {role!r}")
+                raise ValidationError(
+                    _("%(where)s: unknown role %(role)r") % {"where": where, "role": role}
+                )
             leaders += role == FighterType.Role.LEADER
             fighter_race = lookup(Race, races, ft.get("race", row["race"]), where)
             profile = parse_profile(ft["profile"], where=where)
@@ -266,11 +283,17 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
                 if value > getattr(fighter_race, f"max_{name}")
             ]
             if over:
-                raise ValidationError(f"{where}: profile above the racial maximum in {over}")
+                raise ValidationError(
+                    _("%(where)s: profile above the racial maximum in %(over)s")
+                    % {"where": where, "over": over}
+                )
             unknown_rules = set(ft.get("rules", [])) - special_rules
             unknown_rules -= set(SpecialRule.objects.values_list("slug", flat=True))
             if unknown_rules:
-                raise ValidationError(f"{where}: unknown special rules {sorted(unknown_rules)}")
+                raise ValidationError(
+                    _("%(where)s: unknown special rules %(rules)s")
+                    % {"where": where, "rules": ", ".join(sorted(unknown_rules))}
+                )
             list_slug = ft.get("equipment")
             values = {
                 "pack": pack,
@@ -297,5 +320,7 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
                 [lookup(SkillList, skill_lists, s, where) for s in ft.get("skills", [])]
             )
         if leaders != 1:
-            raise ValidationError(f"warband type {type_slug}: needs exactly one leader type")
+            raise ValidationError(
+                _("warband type %(slug)s: needs exactly one leader type") % {"slug": type_slug}
+            )
     return LoadResult(pack=pack, changed=True, counts=counts)
