@@ -8,6 +8,11 @@ a rare item) become ``PendingDecision`` rows for their owner.
 
 Locks: ``postbattle_run_apply`` locks the run row first, then each warband row (through the
 roster services), always in warband id order, so two runs touching the same warband serialise.
+
+Speed: each warband's sequence runs inside one ``roster_batch`` (one lock, one rating refresh,
+one version bump and one house-rule check for the whole sequence instead of one per roster
+change); the rows a run needs (fighters, snapshots, results, the rare items) are read once per
+run, not once per step. ``bench/bench_postbattle.py`` measures it (``bench/README.md``).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,13 +41,13 @@ from rules.engine import (
     serious_injury,
 )
 from warbands import services as roster
-from warbands.models import PROFILE_FIELDS, Equipment, Fighter, HenchmanGroup, Skill, Warband
+from warbands.models import PROFILE_FIELDS, Equipment, Fighter, Skill, Warband
 from warbands.postbattle import (
     captive_gear_to_captor,
     fighter_lose_equipment,
     fighter_promote,
     warband_restore,
-    warband_snapshot,
+    warband_snapshots,
 )
 
 from .models import (
@@ -183,28 +188,62 @@ def _round_job_create(*, round: Round, user) -> Job:
     return job
 
 
+ROUND_CHUNK = 10  # runs per task of a round: the job's progress is refreshed once per chunk
+
+
 def _enqueue(job: Job, run_ids: list[int]) -> None:
-    from .tasks import postbattle_run_task
+    """Send the runs to the workers once the transaction commits: a lone run as one task, a
+    round's runs in chunks of ``ROUND_CHUNK`` (fewer messages and progress refreshes; each run
+    still applies in its own transaction, exactly once)."""
+    from .tasks import postbattle_run_task, postbattle_runs_task
 
     def send() -> None:
-        for run_id in run_ids:
-            postbattle_run_task.delay(run_id)
+        if len(run_ids) == 1:
+            postbattle_run_task.delay(run_ids[0])
+            return
+        for start in range(0, len(run_ids), ROUND_CHUNK):
+            postbattle_runs_task.delay(run_ids[start : start + ROUND_CHUNK])
 
     transaction.on_commit(send)
+
+
+def postbattle_runs_apply(*, run_ids: list[int]) -> list[PostBattleRun]:
+    """Apply several runs (each exactly once, each in its own transaction), then refresh the
+    progress of their jobs once — even when an infrastructure error stops the chunk halfway
+    (the task retries it; the runs already applied are skipped)."""
+    runs: list[PostBattleRun] = []
+    try:
+        for run_id in run_ids:
+            runs.append(postbattle_run_apply(run_id=run_id, refresh_job=False))
+    finally:
+        job_ids = set(
+            PostBattleRun.objects.filter(pk__in=run_ids, job__isnull=False).values_list(
+                "job_id", flat=True
+            )
+        )
+        for job_id in sorted(job_ids):
+            job_progress_refresh(job_id=job_id)
+    return runs
 
 
 # --- applying a run -----------------------------------------------------------------------
 
 
-def postbattle_run_apply(*, run_id: int) -> PostBattleRun:
+def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattleRun:
     """Apply a run exactly once. Safe to call again: an applied run is returned untouched.
 
     A bad roster (a rule the data cannot satisfy) marks the run failed with the reason; an
-    infrastructure error propagates so the task retries.
+    infrastructure error propagates so the task retries. ``refresh_job=False`` leaves the
+    job's progress to the caller (a task applying several runs refreshes it once).
     """
+    applied = None
     try:
         with transaction.atomic():
-            run = PostBattleRun.objects.select_for_update().select_related("battle").get(pk=run_id)
+            run = (
+                PostBattleRun.objects.select_for_update(of=("self", "battle"))
+                .select_related("battle", "battle__campaign")
+                .get(pk=run_id)
+            )
             if run.status != PostBattleRun.Status.PENDING:
                 return run
             run.attempts += 1
@@ -216,14 +255,20 @@ def postbattle_run_apply(*, run_id: int) -> PostBattleRun:
             Battle.objects.filter(pk=run.battle_id).update(
                 status=Battle.Status.RESOLVED, version=F("version") + 1
             )
+            applied = run
     except (ValidationError, RulesError, ValueError) as error:
         message = "; ".join(getattr(error, "messages", None) or [str(error)])
         PostBattleRun.objects.filter(pk=run_id, status=PostBattleRun.Status.PENDING).update(
             status=PostBattleRun.Status.FAILED, error=message[:2000]
         )
         logger.warning("post-battle run %s failed: %s", run_id, message)
-    run = PostBattleRun.objects.get(pk=run_id)
-    if run.job_id:
+    if applied is not None:  # as committed: no need to read it again
+        run = applied
+        run.battle.status = Battle.Status.RESOLVED
+        run.battle.version += 1
+    else:
+        run = PostBattleRun.objects.get(pk=run_id)
+    if refresh_job and run.job_id:
         job_progress_refresh(job_id=run.job_id)
     return run
 
@@ -235,13 +280,24 @@ class _Context:
     out_of_action: dict[int, BattleEvent]  # target fighter id → the event
     kills_by: dict[int, int]  # actor fighter id → enemies put out of action
     options: dict
+    fighters: dict[int, list[Fighter]] = field(default_factory=dict)  # per warband, by pk
+    _rare: list | None = None
+
+    @property
+    def rare(self) -> list[tuple[str, int, str]]:
+        """(slug, rarity, name) of every rare item, read once per run."""
+        if self._rare is None:
+            self._rare = list(
+                Equipment.objects.filter(rarity__isnull=False).values_list("slug", "rarity", "name")
+            )
+        return self._rare
 
 
 def _context(run: PostBattleRun) -> _Context:
     battle = run.battle
     participants = list(
         battle.participants.select_related("warband")
-        .prefetch_related("fighters")
+        .prefetch_related(Prefetch("fighters", queryset=Fighter.objects.only("pk")))
         .order_by("warband_id")
     )
     events = list(battle.events.filter(kind=BattleEvent.Kind.OUT_OF_ACTION))
@@ -253,17 +309,39 @@ def _context(run: PostBattleRun) -> _Context:
     return _Context(battle, participants, out_of_action, kills, run.options or {})
 
 
+def _fighters_by_warband(warband_ids: list[int]) -> dict[int, list[Fighter]]:
+    """Every fighter of these warbands (two queries, skills included for the snapshots), as
+    each sequence starts from them."""
+    fighters: dict[int, list[Fighter]] = {pk: [] for pk in warband_ids}
+    for fighter in (
+        Fighter.objects.filter(warband_id__in=warband_ids)
+        .select_related("group")  # the services read the fighter type themselves
+        .prefetch_related("skills")
+        .order_by("pk")
+    ):
+        fighters[fighter.warband_id].append(fighter)
+    return fighters
+
+
 def _apply(run: PostBattleRun) -> None:
     context = _context(run)
     ratings = {p.warband_id: p.rating_at_battle for p in context.participants}
-    for participant in context.participants:
+    warbands = [participant.warband for participant in context.participants]
+    # A warband's sequence never changes another participant's roster (a captive only becomes
+    # a decision for his captor), so every "before" is read at once, before any sequence.
+    context.fighters = _fighters_by_warband([warband.pk for warband in warbands])
+    snapshots = warband_snapshots(warbands=warbands, fighters=context.fighters)
+    results = PostBattleResult.objects.bulk_create(
+        [
+            PostBattleResult(run=run, warband=warband, snapshot_before=snapshots[warband.pk])
+            for warband in warbands
+        ]
+    )
+    for participant, result in zip(context.participants, results, strict=True):
         warband = participant.warband
         faces = (run.faces or {}).get(str(warband.pk))
         dice = Dice(faces=faces) if faces else Dice(seed=_warband_seed(run.seed, warband.pk))
         enemies = [rating for wid, rating in ratings.items() if wid != warband.pk]
-        result = PostBattleResult.objects.create(
-            run=run, warband=warband, snapshot_before=warband_snapshot(warband=warband)
-        )
         sequence = _Sequence(
             context=context,
             participant=participant,
@@ -272,16 +350,16 @@ def _apply(run: PostBattleRun) -> None:
             enemy_rating=max(enemies) if enemies else participant.rating_at_battle,
         )
         sequence.run()
-        warband.refresh_from_db(fields=["version"])
         result.steps = sequence.recorder.steps
         result.rolls = [roll.to_dict() for roll in dice.record]
-        result.version_after = Warband.objects.values_list("version", flat=True).get(pk=warband.pk)
-        result.save()
-    # A captor's decisions may have bumped another participant's version: record the final ones.
-    for result in run.results.all():
-        version = Warband.objects.values_list("version", flat=True).get(pk=result.warband_id)
-        if version != result.version_after:
-            PostBattleResult.objects.filter(pk=result.pk).update(version_after=version)
+    # The versions as the sequences left them: every write to these warbands in this run goes
+    # through their batches, which set each instance's final version when they close.
+    for warband, result in zip(warbands, results, strict=True):
+        result.version_after = warband.version
+    PostBattleResult.objects.bulk_update(
+        results,
+        ["steps", "rolls", "experience_gained", "finds_found", "gold_gained", "version_after"],
+    )
 
 
 class _Sequence:
@@ -296,11 +374,8 @@ class _Sequence:
         self.enemy_rating = enemy_rating
         self.recorder = Recorder()
         self.won = participant.result == "win"
-        fighters = list(
-            Fighter.objects.filter(warband=self.warband)
-            .select_related("fighter_type", "fighter_type__race", "group")
-            .order_by("pk")
-        )
+        self.batch: roster.RosterBatch
+        fighters = context.fighters[self.warband.pk]
         chosen = {f.pk for f in participant.fighters.all()}
         self.took_part = [
             f for f in fighters if f.status == "active" and (not chosen or f.pk in chosen)
@@ -310,13 +385,18 @@ class _Sequence:
         self.tables = context.battle.campaign.tables or {}
 
     def run(self) -> None:
-        self.missed_battles()
-        self.injuries()
-        self.experience()
-        self.advances()
-        self.exploration()
-        self.rare_items()
-        rating = roster.warband_rating_refresh(warband=self.warband)
+        # One lock, one rating refresh, one version bump and one house-rule check for the whole
+        # sequence (the roster services below join the batch).
+        # Without its own savepoint: any error fails the whole run (its transaction rolls back).
+        with roster.roster_batch(warband=self.warband, savepoint=False) as batch:
+            self.batch = batch
+            self.missed_battles()
+            self.injuries()
+            self.experience()
+            self.advances()
+            self.exploration()
+            self.rare_items()
+            rating = roster.warband_rating_refresh(warband=self.warband)
         self.recorder.add("rating", rating=rating)
 
     # 0. those who missed this battle count it off
@@ -483,9 +563,13 @@ class _Sequence:
     # 3. advances
     def advances(self) -> None:
         policy = self.context.options.get("racial_maximum", "reroll")
-        heroes = Fighter.objects.filter(
-            warband=self.warband, group__isnull=True, status__in=IN_ROSTER, advances_due__gt=0
-        ).select_related("fighter_type__race")
+        # The advances due after this battle's experience (the batch recomputes them once).
+        self.batch.refresh()
+        heroes = [
+            f
+            for f in self.batch.fighters
+            if f.group_id is None and f.status in IN_ROSTER and f.advances_due > 0
+        ]
         for fighter in heroes:
             for _index in range(fighter.advances_due):
                 fighter.refresh_from_db()
@@ -497,9 +581,7 @@ class _Sequence:
                     "advance", who=fighter.name, fighter_id=fighter.pk, result=outcome
                 )
                 self._take_advance(outcome, fighter=fighter)
-        groups = HenchmanGroup.objects.filter(
-            warband=self.warband, advances_due__gt=0
-        ).select_related("fighter_type__race")
+        groups = [group for group in self.batch.groups if group.advances_due > 0]
         for group in groups:
             for _index in range(group.advances_due):
                 group.refresh_from_db()
@@ -606,7 +688,10 @@ class _Sequence:
             source=self.result,
         )
         self.result.finds_found = finds
-        size = Fighter.objects.filter(warband=self.warband, status__in=IN_ROSTER).count()
+        if self.batch.fresh:  # the roster as the batch last read it, nothing changed since
+            size = sum(1 for f in self.batch.fighters if f.status in IN_ROSTER)
+        else:
+            size = Fighter.objects.filter(warband=self.warband, status__in=IN_ROSTER).count()
         value = sell_finds(finds=finds, warband_size=max(1, size))
         roster.ledger_record(
             warband=self.warband,
@@ -626,9 +711,7 @@ class _Sequence:
             for f in self.took_part
             if f.group_id is None and f.is_hero and f.pk not in self.taken_out
         ]
-        rare = list(
-            Equipment.objects.filter(rarity__isnull=False).values_list("slug", "rarity", "name")
-        )
+        rare = self.context.rare
         for fighter in heroes:
             roll = self.dice.roll("2D6", f"rare items: {fighter.name}")
             found = [slug for slug, rarity, _name in rare if rarity <= roll.total]
@@ -692,12 +775,16 @@ def job_progress_refresh(*, job_id: int) -> Job:
             failed=Count("pk", filter=Q(status=PostBattleRun.Status.FAILED)),
         )
         job.done, job.failed = counts["done"], counts["failed"]
-        job.errors = {
-            str(battle_id): error
-            for battle_id, error in PostBattleRun.objects.filter(
-                job=job, status=PostBattleRun.Status.FAILED
-            ).values_list("battle_id", "error")
-        }
+        job.errors = (
+            {
+                str(battle_id): error
+                for battle_id, error in PostBattleRun.objects.filter(
+                    job=job, status=PostBattleRun.Status.FAILED
+                ).values_list("battle_id", "error")
+            }
+            if job.failed
+            else {}
+        )
         now = timezone.now()
         if job.started_at is None:
             job.started_at = now
@@ -792,7 +879,7 @@ def decision_answer(*, decision: PendingDecision, user, choice: Any) -> PendingD
     "skill_lists": [slug, slug]}; captive: "ransom"/"sell"/"exchange"; rare_item: a slug to buy
     or null to decline."""
     decision = (
-        PendingDecision.objects.select_for_update()
+        PendingDecision.objects.select_for_update(of=("self",))
         .select_related("warband", "fighter", "group")
         .get(pk=decision.pk)
     )

@@ -27,6 +27,26 @@ def postbattle_run_task(run_id: int) -> dict:
     return {"run": run.pk, "status": run.status}
 
 
+@shared_task(
+    name="battles.postbattle_runs",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=6,
+    time_limit=300,
+    soft_time_limit=240,
+)
+def postbattle_runs_task(run_ids: list[int]) -> dict:
+    """A chunk of a round's runs (same guarantees as ``postbattle_run_task``, per run)."""
+    from .postbattle import postbattle_runs_apply
+
+    runs = postbattle_runs_apply(run_ids=list(run_ids))
+    return {"runs": [run.pk for run in runs], "statuses": [run.status for run in runs]}
+
+
 @shared_task(name="battles.jobs_sweep", time_limit=120, soft_time_limit=100)
 def jobs_sweep_task() -> list[int]:
     from .postbattle import jobs_sweep_stuck

@@ -1,14 +1,14 @@
 """Roster writes that only the post-battle sequence needs: snapshots and exact restore (revert),
 losing all equipment (robbed), promoting a henchman ("the lad's got talent") and captives.
 
-Same contract as ``warbands.services``: keyword-only, atomic, the warband row locked.
+Same contract as ``warbands.services``: keyword-only, atomic, the warband row locked (and the
+same batching: inside a ``roster_batch`` they join it).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
@@ -20,7 +20,7 @@ from .models import (
     LedgerEntry,
     Warband,
 )
-from .services import _finish, _ledger_apply, _lock, _roster_fighter
+from .services import _atomic, _finish, _ledger_apply, _lock, _roster_fighter
 
 ADVANCING_FIELDS = ("experience", "advances", "advances_due", "special_rules")
 FIGHTER_FIELDS = (
@@ -40,34 +40,56 @@ GROUP_FIELDS = (*PROFILE_FIELDS, *ADVANCING_FIELDS, "name")
 
 def warband_snapshot(*, warband: Warband) -> dict[str, Any]:
     """Everything the post-battle sequence may change, by row id (JSON-able)."""
-    fighters = list(Fighter.objects.filter(warband=warband).prefetch_related("skills"))
+    return warband_snapshots(warbands=[warband])[warband.pk]
+
+
+def warband_snapshots(
+    *, warbands: list[Warband], fighters: dict[int, list[Fighter]] | None = None
+) -> dict[int, dict[str, Any]]:
+    """``warband_snapshot`` of several warbands in four queries, by warband id. Treasury and
+    finds are taken from the instances given; ``fighters`` (per warband id, with their skills
+    prefetched) spares reading the fighters again when the caller has just read them."""
+    ids = [warband.pk for warband in warbands]
+    if fighters is None:
+        fighters = {pk: [] for pk in ids}
+        for fighter in Fighter.objects.filter(warband_id__in=ids).prefetch_related("skills"):
+            fighters[fighter.warband_id].append(fighter)
+    groups: dict[int, list[HenchmanGroup]] = {pk: [] for pk in ids}
+    for group in HenchmanGroup.objects.filter(warband_id__in=ids):
+        groups[group.warband_id].append(group)
+    items: dict[int, list[EquipmentItem]] = {pk: [] for pk in ids}
+    for item in EquipmentItem.objects.filter(warband_id__in=ids):
+        items[item.warband_id].append(item)
     return {
-        "treasury": warband.treasury,
-        "finds": warband.finds,
-        "fighters": {
-            str(f.pk): {
-                **{name: getattr(f, name) for name in FIGHTER_FIELDS},
-                "skills": sorted(skill.pk for skill in f.skills.all()),
-            }
-            for f in fighters
-        },
-        "groups": {
-            str(g.pk): {name: getattr(g, name) for name in GROUP_FIELDS}
-            for g in HenchmanGroup.objects.filter(warband=warband)
-        },
-        "items": {
-            str(item.pk): {
-                "equipment_id": item.equipment_id,
-                "fighter_id": item.fighter_id,
-                "group_id": item.group_id,
-                "unit_price": item.unit_price,
-            }
-            for item in EquipmentItem.objects.filter(warband=warband)
-        },
+        warband.pk: {
+            "treasury": warband.treasury,
+            "finds": warband.finds,
+            "fighters": {
+                str(f.pk): {
+                    **{name: getattr(f, name) for name in FIGHTER_FIELDS},
+                    "skills": sorted(skill.pk for skill in f.skills.all()),
+                }
+                for f in fighters[warband.pk]
+            },
+            "groups": {
+                str(g.pk): {name: getattr(g, name) for name in GROUP_FIELDS}
+                for g in groups[warband.pk]
+            },
+            "items": {
+                str(item.pk): {
+                    "equipment_id": item.equipment_id,
+                    "fighter_id": item.fighter_id,
+                    "group_id": item.group_id,
+                    "unit_price": item.unit_price,
+                }
+                for item in items[warband.pk]
+            },
+        }
+        for warband in warbands
     }
 
 
-@transaction.atomic
+@_atomic
 def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model | None) -> None:
     """Put the roster back exactly as in ``snapshot``; the ledger gets compensating entries."""
     locked = _lock(warband.pk)
@@ -116,7 +138,7 @@ def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model
     _finish(locked, roster_changed=False)
 
 
-@transaction.atomic
+@_atomic
 def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> list[str]:
     """Robbed: all his weapons, armour and equipment are gone (recorded in the ledger)."""
     locked = _lock(fighter.warband_id)
@@ -135,7 +157,7 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
     return lost
 
 
-@transaction.atomic
+@_atomic
 def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     """The lad's got talent: a henchman leaves his group and becomes a hero, keeping his
     experience, equipment and increases; he picks two skill lists."""
@@ -161,7 +183,7 @@ def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     return fighter
 
 
-@transaction.atomic
+@_atomic
 def captive_gear_to_captor(*, fighter: Fighter, captor: Warband) -> list[str]:
     """A captive sold by his captor: the captor keeps his gear (into the captor's stash)."""
     owner = _lock(fighter.warband_id)

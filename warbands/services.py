@@ -6,11 +6,21 @@ Each public function is keyword-only and atomic. It locks the warband row
 ``LedgerEntry`` for any change of treasury or finds, refreshes rating and advances due, bumps
 ``version``, then runs the registered house-rule ``constraints`` (a failing one rolls it all
 back). A passed-in ``Warband`` instance is refreshed with the new values on return.
+
+Batching: ``with roster_batch(warband=w):`` runs many of these services on one warband as ONE
+change (one lock, one rating refresh, one version bump, one constraints check at the end); the
+post-battle sequence uses it. See ``roster_batch``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, TypeVar
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
@@ -51,11 +61,116 @@ EXPORT_FORMAT_VERSION = 1
 UPDATABLE_WARBAND_FIELDS = ("name", "notes")
 IN_ROSTER = Fighter.IN_ROSTER
 
+# --- batching --------------------------------------------------------------------------------
+
+
+@dataclass
+class RosterBatch:
+    """The state of one ``roster_batch``: the warband row it holds locked, and what its
+    services changed (applied once, when the batch ends)."""
+
+    warband: Warband
+    changed: bool = False  # something was written: bump the version at the end
+    fresh: bool = False  # rating and advances due computed in this batch, nothing changed since
+    check: bool = False  # the roster changed: run the house-rule constraints at the end
+    fields: frozenset[str] = frozenset()  # warband columns written only in memory so far
+    # The warband's fighters and groups as the last ``refresh()`` read them (advances due
+    # included); empty before the first refresh.
+    fighters: list[Fighter] = dataclass_field(default_factory=list)
+    groups: list[HenchmanGroup] = dataclass_field(default_factory=list)
+
+    def refresh(self) -> int:
+        """Recompute rating and every advances due now, unless nothing changed since the last
+        time (a step that reads them mid-batch); returns the rating. The warband row itself is
+        saved when the batch ends."""
+        if not self.fresh:
+            self.fighters, self.groups = _rating_refresh_rows(self.warband)
+            self.fresh = True
+        return self.warband.rating
+
+    def _close(self) -> None:
+        if not self.changed:
+            return
+        self.refresh()
+        self.warband.version += 1
+        self.warband.save(update_fields=sorted({*self.fields, "rating", "version", "updated_at"}))
+        if self.check:
+            constraints.check(warband=self.warband)
+
+
+_batches: ContextVar[dict[int, RosterBatch] | None] = ContextVar("roster_batches", default=None)
+
+
+def _batch_for(warband: Warband | int) -> RosterBatch | None:
+    batches = _batches.get()
+    if not batches:
+        return None
+    return batches.get(warband.pk if isinstance(warband, Warband) else warband)
+
+
+@contextmanager
+def roster_batch(
+    *, warband: Warband | int, expected_version: int | None = None, savepoint: bool = True
+) -> Iterator[RosterBatch]:
+    """Run many roster services on one warband as a single change.
+
+    Opens a transaction and locks the warband row once. Inside, every service of this module
+    (and of ``warbands.postbattle``) on that warband reuses the locked row instead of locking
+    it again, writes its rows as usual, but leaves the rating and advances-due refresh, the
+    ``version`` bump, the warband row's own columns (treasury, finds) and the house-rule
+    ``constraints`` to the end of the batch, which does each ONCE (the rules see the roster
+    as the batch leaves it). A step that must read the advances due mid-batch calls
+    ``batch.refresh()``. A passed-in ``Warband`` instance gets the new values at the end.
+
+    Any error inside rolls the whole batch back (services run without savepoints inside a
+    batch, so a caught error cannot leave half a change behind). ``savepoint=False`` also
+    spares the batch's own savepoint when the caller's transaction fails as a whole anyway
+    (an error then rolls the caller's transaction back). A batch inside a batch of the same
+    warband joins it. Lock several warbands' batches in warband id order.
+    """
+    current = _batches.get() or {}
+    pk = warband.pk if isinstance(warband, Warband) else warband
+    if pk in current:
+        _check_version(current[pk].warband, expected_version)
+        yield current[pk]
+        return
+    with transaction.atomic(savepoint=savepoint and not current):
+        batch = RosterBatch(_lock(warband, expected_version))
+        token = _batches.set({**current, pk: batch})
+        try:
+            yield batch
+        finally:
+            _batches.reset(token)
+        batch._close()
+        _sync(warband, batch.warband)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _atomic(func: _F) -> _F:
+    """``transaction.atomic`` for a service; inside a ``roster_batch`` without a savepoint."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic(savepoint=not _batches.get()):
+            return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 # --- locking, version, finishing ----------------------------------------------------------
 
 
 def _lock(warband: Warband | int, expected_version: int | None = None) -> Warband:
-    """Lock the warband row and return a fresh instance; a stale version raises Conflict."""
+    """Lock the warband row and return a fresh instance; a stale version raises Conflict.
+
+    Inside a ``roster_batch`` of that warband: the batch's locked instance (already locked).
+    """
+    batch = _batch_for(warband)
+    if batch is not None:
+        _check_version(batch.warband, expected_version)
+        return batch.warband
     pk = warband.pk if isinstance(warband, Warband) else warband
     try:
         locked = (
@@ -65,6 +180,11 @@ def _lock(warband: Warband | int, expected_version: int | None = None) -> Warban
         )
     except Warband.DoesNotExist as exc:
         raise ValidationError(_("This warband no longer exists.")) from exc
+    _check_version(locked, expected_version)
+    return locked
+
+
+def _check_version(locked: Warband, expected_version: int | None) -> None:
     if expected_version is not None:
         try:
             expected = int(expected_version)
@@ -78,7 +198,6 @@ def _lock(warband: Warband | int, expected_version: int | None = None) -> Warban
                 )
                 % {"current": locked.version, "expected": expected}
             )
-    return locked
 
 
 def _settings(warband: Warband) -> dict[str, Any]:
@@ -92,7 +211,17 @@ def _sync(target: Any, source: Warband) -> None:
 
 
 def _finish(warband: Warband, *, caller: Any = None, roster_changed: bool = True) -> None:
-    """Refresh rating and advances, bump the version, run the house-rule constraints."""
+    """Refresh rating and advances, bump the version, run the house-rule constraints.
+
+    Inside a ``roster_batch`` of that warband: only noted, done once when the batch ends.
+    """
+    batch = _batch_for(warband)
+    if batch is not None and batch.warband is warband:
+        batch.changed = True
+        batch.fresh = False
+        batch.check = batch.check or roster_changed
+        _sync(caller, warband)
+        return
     _rating_refresh(warband)
     warband.version += 1
     warband.save(update_fields=["rating", "version", "updated_at"])
@@ -139,7 +268,12 @@ def _ledger_apply(
         )
     warband.treasury = treasury
     warband.finds = finds
-    warband.save(update_fields=["treasury", "finds", "updated_at"])
+    batch = _batch_for(warband)
+    if batch is not None and batch.warband is warband:
+        batch.changed = True
+        batch.fields |= {"treasury", "finds"}
+    else:
+        warband.save(update_fields=["treasury", "finds", "updated_at"])
     return LedgerEntry.objects.create(
         warband=warband,
         amount=int(amount),
@@ -152,7 +286,7 @@ def _ledger_apply(
     )
 
 
-@transaction.atomic
+@_atomic
 def ledger_record(
     *,
     warband: Warband,
@@ -176,7 +310,12 @@ def ledger_record(
         description=description,
         source=source,
     )
-    _finish(locked, caller=warband, roster_changed=False)
+    batch = _batch_for(locked)
+    if batch is not None:  # treasury and finds only: rating and advances due are unchanged
+        batch.changed = True
+        _sync(warband, locked)
+    else:
+        _finish(locked, caller=warband, roster_changed=False)
     return entry
 
 
@@ -185,6 +324,12 @@ def ledger_record(
 
 def _rating_refresh(warband: Warband) -> int:
     """Recompute rating and every fighter's/group's advances due (warband row held locked)."""
+    _rating_refresh_rows(warband)
+    return warband.rating
+
+
+def _rating_refresh_rows(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]]:
+    """``_rating_refresh``, returning the fighters and groups it read (advances due set)."""
     settings = _settings(warband)
     rating = 0
     fighters = list(warband.fighters.select_related("fighter_type"))
@@ -224,14 +369,20 @@ def _rating_refresh(warband: Warband) -> int:
     if changed_groups:
         HenchmanGroup.objects.bulk_update(changed_groups, ["advances_due"])
     warband.rating = rating
-    return rating
+    return fighters, list(groups.values())
 
 
-@transaction.atomic
+@_atomic
 def warband_rating_refresh(*, warband: Warband) -> int:
     """Recompute the rating (5 per warrior, 20 per large creature, plus experience)."""
     locked = _lock(warband)
     before = locked.rating
+    batch = _batch_for(locked)
+    if batch is not None:  # computed now unless nothing changed since the batch last did
+        rating = batch.refresh()
+        batch.changed = batch.changed or rating != before
+        _sync(warband, locked)
+        return rating
     rating = _rating_refresh(locked)
     if rating != before:
         locked.version += 1
@@ -323,7 +474,7 @@ def _clean_name(name: str, *, what: str = "name") -> str:
     return name
 
 
-@transaction.atomic
+@_atomic
 def warband_create(*, owner, warband_type: WarbandType, name: str) -> Warband:
     """A new, empty warband with its starting treasury (recorded in the ledger)."""
     if not warband_type.playable:
@@ -343,7 +494,7 @@ def warband_create(*, owner, warband_type: WarbandType, name: str) -> Warband:
     return locked
 
 
-@transaction.atomic
+@_atomic
 def warband_update(*, warband: Warband, expected_version: int | None, **fields: Any) -> Warband:
     """Change the name and/or notes."""
     unknown = set(fields) - set(UPDATABLE_WARBAND_FIELDS)
@@ -365,7 +516,7 @@ def warband_rename(*, warband: Warband, name: str, expected_version: int | None 
     return warband_update(warband=warband, expected_version=expected_version, name=name)
 
 
-@transaction.atomic
+@_atomic
 def warband_delete(*, warband: Warband, expected_version: int | None = None) -> None:
     locked = _lock(warband, expected_version)
     locked.delete()
@@ -402,7 +553,7 @@ def _group_size(group: HenchmanGroup) -> int:
     return group.members.filter(status__in=IN_ROSTER).count()
 
 
-@transaction.atomic
+@_atomic
 def fighter_hire(
     *,
     warband: Warband,
@@ -582,7 +733,7 @@ def _leave_roster(locked: Warband, fighter: Fighter, *, status: str | None) -> l
     return stashed
 
 
-@transaction.atomic
+@_atomic
 def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) -> None:
     """Dismiss a warrior: he leaves the roster; his equipment goes to the stash."""
     locked = _lock(fighter.warband_id, expected_version)
@@ -603,7 +754,7 @@ def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) ->
     _finish(locked)
 
 
-@transaction.atomic
+@_atomic
 def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) -> None:
     """Dismiss a whole henchman group; its equipment (one per member) goes to the stash."""
     locked = _lock(group.warband_id, expected_version)
@@ -623,7 +774,7 @@ def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) 
     _finish(locked)
 
 
-@transaction.atomic
+@_atomic
 def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
     """Retire a warrior: he stays on the record as retired; his equipment goes to the stash."""
     locked = _lock(fighter.warband_id, expected_version)
@@ -635,7 +786,7 @@ def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> 
     return fighter
 
 
-@transaction.atomic
+@_atomic
 def fighter_update(
     *, fighter: Fighter, expected_version: int | None = None, **fields: Any
 ) -> Fighter:
@@ -654,7 +805,7 @@ def fighter_update(
     return fighter
 
 
-@transaction.atomic
+@_atomic
 def group_update(
     *, group: HenchmanGroup, expected_version: int | None = None, **fields: Any
 ) -> HenchmanGroup:
@@ -672,7 +823,7 @@ def group_update(
     return group
 
 
-@transaction.atomic
+@_atomic
 def fighter_make_leader(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
     """Make a hero the leader (e.g. after the leader's death); the old one becomes a hero."""
     locked = _lock(fighter.warband_id, expected_version)
@@ -749,7 +900,7 @@ def equipment_price(
     return unit, unit * copies, entry
 
 
-@transaction.atomic
+@_atomic
 def equipment_buy(
     *,
     warband: Warband,
@@ -834,7 +985,7 @@ def item_sale_value(item: EquipmentItem) -> int:
     return (item.unit_price * copies) // 2
 
 
-@transaction.atomic
+@_atomic
 def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) -> LedgerEntry:
     """Sell an item for half its price (rounded down)."""
     locked = _lock(item.warband_id, expected_version)
@@ -856,7 +1007,7 @@ def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) 
     return entry
 
 
-@transaction.atomic
+@_atomic
 def equipment_stash(
     *, item: EquipmentItem, expected_version: int | None = None
 ) -> list[EquipmentItem]:
@@ -871,7 +1022,7 @@ def equipment_stash(
     return stashed
 
 
-@transaction.atomic
+@_atomic
 def equipment_assign(
     *,
     item: EquipmentItem,
@@ -936,7 +1087,7 @@ def _record_event(locked: Warband, *, reason: str, description: str, source=None
     _ledger_apply(warband=locked, amount=0, reason=reason, description=description, source=source)
 
 
-@transaction.atomic
+@_atomic
 def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
     """He is dead: out of the roster; his equipment is lost and the loss recorded."""
     locked = _lock(fighter.warband_id)
@@ -964,7 +1115,7 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
     return fighter
 
 
-@transaction.atomic
+@_atomic
 def fighter_set_status(
     *,
     fighter: Fighter,
@@ -1004,7 +1155,7 @@ def _holder(locked: Warband, fighter, group):
     return None, _roster_group(locked, group)
 
 
-@transaction.atomic
+@_atomic
 def fighter_add_experience(
     *, fighter: Fighter | None = None, group: HenchmanGroup | None = None, amount: int
 ) -> int:
@@ -1051,7 +1202,7 @@ def _apply_change(target, race, characteristic: str, delta: int) -> int:
     return new
 
 
-@transaction.atomic
+@_atomic
 def fighter_apply_profile_change(
     *,
     fighter: Fighter | None = None,
@@ -1079,7 +1230,7 @@ def fighter_apply_profile_change(
     return target
 
 
-@transaction.atomic
+@_atomic
 def fighter_add_advance(
     *,
     fighter: Fighter | None = None,
@@ -1124,7 +1275,7 @@ def _check_skill(fighter: Fighter, skill: Skill) -> None:
         )
 
 
-@transaction.atomic
+@_atomic
 def fighter_add_skill(*, fighter: Fighter, skill: Skill) -> Fighter:
     locked = _lock(fighter.warband_id)
     fighter = _roster_fighter(locked, fighter)
@@ -1136,7 +1287,7 @@ def fighter_add_skill(*, fighter: Fighter, skill: Skill) -> Fighter:
     return fighter
 
 
-@transaction.atomic
+@_atomic
 def fighter_add_injury(
     *,
     fighter: Fighter,
@@ -1273,7 +1424,7 @@ def _import_profile(data: Any, fallback) -> dict[str, Any]:
     return profile
 
 
-@transaction.atomic
+@_atomic
 def warband_import(*, owner, data: Any) -> Warband:
     """Rebuild a warband from ``warband_export`` data, owned by ``owner``.
 
