@@ -81,7 +81,7 @@ def roster_violations(rules: HouseRules, roster: RosterFacts) -> list[str]:
 
 
 def rules_of(campaign) -> HouseRules:
-    types = list(campaign.allowed_warband_types.all())
+    types = list(campaign.allowed_warband_types.all()) if _restricts_types(campaign) else []
     return HouseRules(
         campaign_name=campaign.name,
         rating_cap=campaign.rating_cap,
@@ -91,7 +91,12 @@ def rules_of(campaign) -> HouseRules:
     )
 
 
-def roster_facts(warband) -> RosterFacts:
+def _restricts_types(campaign) -> bool:
+    # Annotated by validate_warband_in_campaigns; other callers load the list.
+    return getattr(campaign, "allowed_type_count", 1) > 0
+
+
+def roster_facts(warband, *, count_types: bool = True) -> RosterFacts:
     from .roster import fighter_type_counts
 
     return RosterFacts(
@@ -99,7 +104,7 @@ def roster_facts(warband) -> RosterFacts:
         rating=warband.rating,
         warband_type_id=warband.warband_type_id,
         warband_type_name=warband.warband_type.name,
-        fighter_type_counts=fighter_type_counts(warband),
+        fighter_type_counts=fighter_type_counts(warband) if count_types else {},
     )
 
 
@@ -108,14 +113,20 @@ def check_warband(warband, campaigns: Iterable) -> None:
     campaigns = list(campaigns)
     if not campaigns:
         return
-    facts = roster_facts(warband)
+    count_types = any(c.max_fighter_type_copies is not None for c in campaigns)
+    facts = roster_facts(warband, count_types=count_types)
     problems = [p for campaign in campaigns for p in roster_violations(rules_of(campaign), facts)]
     if problems:
         raise ValidationError(problems)
 
 
 def validate_warband_in_campaigns(warband) -> None:
-    """The validator registered with ``warbands.constraints``: the active campaigns only."""
+    """The validator registered with ``warbands.constraints``: the active campaigns only.
+
+    It runs on every roster change, so it reads only what the campaigns' rules need: one query
+    in the common case (no type restriction, no copy limit)."""
+    from django.db.models import Count
+
     from .models import Campaign
 
     campaigns = (
@@ -125,7 +136,7 @@ def validate_warband_in_campaigns(warband) -> None:
             state__in=[Campaign.State.OPEN, Campaign.State.RUNNING],
             archived=False,
         )
-        .prefetch_related("allowed_warband_types")
+        .annotate(allowed_type_count=Count("allowed_warband_types", distinct=True))
         .distinct()
     )
     check_warband(warband, campaigns)

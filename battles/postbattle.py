@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from annuminas.api.errors import Conflict
 from rules.engine import (
@@ -63,6 +64,37 @@ from .models import (
 logger = logging.getLogger(__name__)
 MAX_SEED = 2**31 - 1
 IN_ROSTER = ("active", "misses_next")
+ADVANCE_DECISIONS = ("characteristic", "skill", "lads_got_talent")
+# Readable names of the serious injuries (msgids; the sheet shows them translated).
+INJURY_LABELS = {
+    "dead": gettext_noop("Dead"),
+    "multiple_injuries": gettext_noop("Multiple injuries"),
+    "leg_wound": gettext_noop("Leg wound"),
+    "arm_wound": gettext_noop("Arm wound"),
+    "madness": gettext_noop("Madness"),
+    "smashed_leg": gettext_noop("Smashed leg"),
+    "chest_wound": gettext_noop("Chest wound"),
+    "blinded_in_one_eye": gettext_noop("Blinded in one eye"),
+    "old_battle_wound": gettext_noop("Old battle wound"),
+    "nervous_condition": gettext_noop("Nervous condition"),
+    "hand_injury": gettext_noop("Hand injury"),
+    "deep_wound": gettext_noop("Deep wound"),
+    "robbed": gettext_noop("Robbed"),
+    "bitter_enmity": gettext_noop("Bitter enmity"),
+    "captured": gettext_noop("Captured"),
+    "hardened": gettext_noop("Hardened"),
+    "horrible_scars": gettext_noop("Horrible scars"),
+    "sold_to_the_pits": gettext_noop("Sold to the pits"),
+    "survives_against_the_odds": gettext_noop("Survives against the odds"),
+}
+NOT_AN_INJURY = {"full_recovery", "fine", "multiple_injuries"}
+
+
+def _injury_codes(outcome) -> list[str]:
+    """Every lasting injury in a result, the ones inside "multiple injuries" included."""
+    codes = [outcome.outcome]
+    codes += [sub["outcome"] for sub in outcome.details.get("injuries", []) if "outcome" in sub]
+    return [code for code in codes if code not in NOT_AN_INJURY]
 
 
 def _warband_seed(seed: int, warband_id: int) -> int:
@@ -87,14 +119,29 @@ class Recorder:
 
 
 def _run_for(battle: Battle, *, seed: int | None, faces: dict | None, options: dict | None):
-    run = battle.postbattle_runs.exclude(status=PostBattleRun.Status.REVERTED).first()
+    """The battle's live run; a failed one is tried again (with the new inputs, if any)."""
+    run = (
+        battle.postbattle_runs.select_for_update()
+        .exclude(status=PostBattleRun.Status.REVERTED)
+        .first()
+    )
     if run is None:
-        run = PostBattleRun.objects.create(
+        return PostBattleRun.objects.create(
             battle=battle,
             seed=seed if seed is not None else secrets.randbelow(MAX_SEED),
             faces={str(k): list(v) for k, v in (faces or {}).items()},
             options=options or {},
         )
+    if run.status == PostBattleRun.Status.FAILED:
+        run.status = PostBattleRun.Status.PENDING
+        run.error = ""
+        if seed is not None:
+            run.seed = seed
+        if faces is not None:
+            run.faces = {str(k): list(v) for k, v in faces.items()}
+        if options is not None:
+            run.options = options
+        run.save(update_fields=["status", "error", "seed", "faces", "options"])
     return run
 
 
@@ -124,6 +171,8 @@ def battle_resolve_start(
     if active is not None:
         return active
     run = _run_for(battle, seed=seed, faces=faces, options=options)
+    if run.job_id and Job.objects.filter(pk=run.job_id, status__in=Job.ACTIVE).exists():
+        return run.job  # already queued by its round's job: that job reports it
     job = Job.objects.create(
         kind=Job.Kind.BATTLE,
         campaign_id=battle.campaign_id,
@@ -157,7 +206,11 @@ def _round_job_create(*, round: Round, user) -> Job:
     if existing is not None:
         return existing
     battles = list(
-        round.battles.filter(is_bye=False, status=Battle.Status.CONFIRMED).order_by("pk")
+        round.battles.filter(is_bye=False, status=Battle.Status.CONFIRMED)
+        # a battle already queued by its own job stays with that job
+        .exclude(jobs__status__in=Job.ACTIVE)
+        .order_by("pk")
+        .distinct()
     )
     if not battles:
         raise ValidationError(_("This round has no confirmed battle waiting for its sequence."))
@@ -174,6 +227,10 @@ def _round_job_create(*, round: Round, user) -> Job:
             status=PostBattleRun.Status.REVERTED
         )
     }
+    failed = [run.pk for run in live.values() if run.status == PostBattleRun.Status.FAILED]
+    PostBattleRun.objects.filter(pk__in=failed).update(
+        status=PostBattleRun.Status.PENDING, error=""
+    )
     new_runs = [
         PostBattleRun(battle=battle, seed=secrets.randbelow(MAX_SEED), job=job)
         for battle in battles
@@ -281,16 +338,6 @@ class _Context:
     kills_by: dict[int, int]  # actor fighter id → enemies put out of action
     options: dict
     fighters: dict[int, list[Fighter]] = field(default_factory=dict)  # per warband, by pk
-    _rare: list | None = None
-
-    @property
-    def rare(self) -> list[tuple[str, int, str]]:
-        """(slug, rarity, name) of every rare item, read once per run."""
-        if self._rare is None:
-            self._rare = list(
-                Equipment.objects.filter(rarity__isnull=False).values_list("slug", "rarity", "name")
-            )
-        return self._rare
 
 
 def _context(run: PostBattleRun) -> _Context:
@@ -327,6 +374,14 @@ def _apply(run: PostBattleRun) -> None:
     context = _context(run)
     ratings = {p.warband_id: p.rating_at_battle for p in context.participants}
     warbands = [participant.warband for participant in context.participants]
+    # Lock every participant (in id order, as every roster write does) before reading rosters,
+    # so nothing changes between the read and the sequence's writes.
+    list(
+        Warband.objects.select_for_update()
+        .filter(pk__in=[w.pk for w in warbands])
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     # A warband's sequence never changes another participant's roster (a captive only becomes
     # a decision for his captor), so every "before" is read at once, before any sequence.
     context.fighters = _fighters_by_warband([warband.pk for warband in warbands])
@@ -399,6 +454,11 @@ class _Sequence:
             rating = roster.warband_rating_refresh(warband=self.warband)
         self.recorder.add("rating", rating=rating)
 
+    def _table(self, name: str) -> dict[str, Any]:
+        """The campaign's own table when its organiser set one (same rows as the default)."""
+        rows = self.tables.get(name)
+        return {"table": rows} if rows else {}
+
     # 0. those who missed this battle count it off
     def missed_battles(self) -> None:
         for fighter in self.sitting_out:
@@ -417,9 +477,9 @@ class _Sequence:
             if fighter.pk not in self.taken_out:
                 continue
             if fighter.is_hero:
-                outcome = serious_injury(dice=self.dice)
+                outcome = serious_injury(dice=self.dice, **self._table("hero_injuries"))
             else:
-                outcome = henchman_injury(dice=self.dice)
+                outcome = henchman_injury(dice=self.dice, **self._table("henchman_injuries"))
             self.recorder.add("injury", who=fighter.name, fighter_id=fighter.pk, result=outcome)
             self._apply_injury(fighter, outcome)
 
@@ -458,11 +518,13 @@ class _Sequence:
             elif kind == "experience":
                 roster.fighter_add_experience(fighter=fighter, amount=effect["amount"])
                 self.result.experience_gained += effect["amount"]
-        if outcome.outcome not in ("full_recovery",) and fighter.status != "captured":
+        if fighter.status in ("captured", "retired"):
+            return
+        for code in _injury_codes(outcome):
             roster.fighter_add_injury(
                 fighter=fighter,
-                code=outcome.outcome,
-                label=str(outcome.details.get("label", outcome.outcome)),
+                code=code,
+                label=INJURY_LABELS.get(code, code),
                 battle_id=self.context.battle.pk,
             )
 
@@ -480,10 +542,15 @@ class _Sequence:
     def _injury_rule(self, fighter: Fighter, effect: dict, outcome) -> None:
         rule = effect["rule"]
         fighter.refresh_from_db()
-        if rule == "blinded_in_one_eye" and any(
-            injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
-        ):
+        if rule == "blinded_in_one_eye":
+            # The second eye lost (before, or twice in one "multiple injuries") retires him.
+            seen = getattr(fighter, "blinded_now", 0) + sum(
+                injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
+            )
+            fighter.blinded_now = getattr(fighter, "blinded_now", 0) + 1
+        if rule == "blinded_in_one_eye" and seen:
             roster.fighter_set_status(fighter=fighter, status="retired", source=self.result)
+            fighter.status = "retired"
             self.recorder.add("retired", who=fighter.name, fighter_id=fighter.pk)
             return
         if rule == "hatred" and effect.get("target"):
@@ -518,7 +585,7 @@ class _Sequence:
 
     # 2. experience
     def experience(self) -> None:
-        survivors = [f for f in self.took_part if f.status not in ("dead", "captured")]
+        survivors = [f for f in self.took_part if f.status not in ("dead", "captured", "retired")]
         bonus = self.context.options.get("scenario_bonus", {})
         for fighter in survivors:
             if fighter.group_id is not None:
@@ -570,8 +637,9 @@ class _Sequence:
             for f in self.batch.fighters
             if f.group_id is None and f.status in IN_ROSTER and f.advances_due > 0
         ]
+        open_choices = self._open_advance_choices()
         for fighter in heroes:
-            for _index in range(fighter.advances_due):
+            for _index in range(fighter.advances_due - open_choices.get(("f", fighter.pk), 0)):
                 fighter.refresh_from_db()
                 maximum = _race_maximum(fighter.fighter_type.race)
                 outcome = hero_advance(
@@ -583,7 +651,7 @@ class _Sequence:
                 self._take_advance(outcome, fighter=fighter)
         groups = [group for group in self.batch.groups if group.advances_due > 0]
         for group in groups:
-            for _index in range(group.advances_due):
+            for _index in range(group.advances_due - open_choices.get(("g", group.pk), 0)):
                 group.refresh_from_db()
                 increases: dict[str, int] = {}
                 for record in group.advances:
@@ -599,6 +667,19 @@ class _Sequence:
                 )
                 self.recorder.add("advance", who=group.name, group_id=group.pk, result=outcome)
                 self._take_advance(outcome, group=group)
+
+    def _open_advance_choices(self) -> dict[tuple[str, int], int]:
+        """Advances already rolled and waiting for the owner's choice, per hero or group."""
+        counts: dict[tuple[str, int], int] = {}
+        open_choices = PendingDecision.objects.filter(
+            warband=self.warband,
+            status=PendingDecision.Status.OPEN,
+            kind__in=ADVANCE_DECISIONS,
+        ).values_list("fighter_id", "group_id")
+        for fighter_id, group_id in open_choices:
+            key = ("g", group_id) if group_id else ("f", fighter_id)
+            counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def _heroes_at_maximum(self) -> bool:
         kind = self.warband.warband_type
@@ -711,10 +792,16 @@ class _Sequence:
             for f in self.took_part
             if f.group_id is None and f.is_hero and f.pk not in self.taken_out
         ]
-        rare = self.context.rare
+        rare = _rare_for(self.warband) if heroes else {}
         for fighter in heroes:
             roll = self.dice.roll("2D6", f"rare items: {fighter.name}")
-            found = [slug for slug, rarity, _name in rare if rarity <= roll.total]
+            found = [slug for slug, (rarity, _p, _d) in rare.items() if rarity <= roll.total]
+            prices = {}
+            for slug in found:
+                rarity, price, price_dice = rare[slug]
+                # "35+3D6": the dice are rolled when the item is found (replayable).
+                extra = self.dice.roll(price_dice, f"price of {slug}").total if price_dice else 0
+                prices[slug] = price + extra
             self.recorder.add(
                 "rare_items",
                 who=fighter.name,
@@ -730,8 +817,34 @@ class _Sequence:
                     fighter=fighter,
                     kind=PendingDecision.Kind.RARE_ITEM,
                     options=found,
-                    payload={"roll": roll.total, "battle_id": self.context.battle.pk},
+                    payload={
+                        "roll": roll.total,
+                        "prices": prices,
+                        "battle_id": self.context.battle.pk,
+                    },
                 )
+
+
+def _rare_for(warband: Warband) -> dict[str, tuple[int, int, str]]:
+    """Rare items this warband's lists offer: slug → (rarity, list price, price dice)."""
+    from warbands.models import EquipmentListEntry, FighterType
+
+    entries = (
+        EquipmentListEntry.objects.filter(
+            equipment__rarity__isnull=False,
+            common=False,
+            equipment_list__in=FighterType.objects.filter(
+                warband_type_id=warband.warband_type_id
+            ).values("equipment_list"),
+        )
+        .select_related("equipment")
+        .order_by("equipment__slug", "cost")
+    )
+    rare: dict[str, tuple[int, int, str]] = {}
+    for entry in entries:
+        item = entry.equipment
+        rare.setdefault(item.slug, (item.rarity, entry.price, item.cost_dice or ""))
+    return rare
 
 
 def _profile(target) -> dict[str, Any]:
@@ -920,6 +1033,11 @@ def _answer_characteristic(decision: PendingDecision, choice: Any) -> bool:
         raise ValidationError(
             {"choice": _("Choose one of: %(options)s.") % {"options": ", ".join(decision.options)}}
         )
+    if decision.payload.get("free"):  # the promotion's own advance
+        roster.fighter_apply_profile_change(
+            fighter=decision.fighter, characteristic=choice, delta=1, source=decision
+        )
+        return False
     roster.fighter_add_advance(
         fighter=decision.fighter if decision.group_id is None else None,
         group=decision.group,
@@ -934,6 +1052,9 @@ def _answer_skill(decision: PendingDecision, choice: Any) -> bool:
     if choice not in decision.options:
         raise ValidationError({"choice": _("That skill is not one he may learn.")})
     skill = Skill.objects.get(slug=choice)
+    if decision.payload.get("free"):  # the promotion's own advance
+        roster.fighter_add_skill(fighter=decision.fighter, skill=skill)
+        return False
     roster.fighter_add_advance(
         fighter=decision.fighter, record=_record(decision, skill=choice), skill=skill
     )
@@ -945,7 +1066,12 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
         raise ValidationError({"choice": _("Choose which member of the group is promoted.")})
     lists = choice.get("skill_lists") or []
     allowed = decision.payload.get("skill_lists", [])
-    if len(set(lists)) != 2 or not set(lists) <= set(allowed):
+    if (
+        not isinstance(lists, list)
+        or not all(isinstance(item, str) for item in lists)
+        or len(set(lists)) != 2
+        or not set(lists) <= set(allowed)
+    ):
         raise ValidationError({"choice": _("Pick two of the warband's skill lists.")})
     fighter = Fighter.objects.select_related("fighter_type__race").get(pk=choice["fighter"])
     group = decision.group
@@ -960,15 +1086,14 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
     )
     decision.payload = {**decision.payload, "hero_advance": outcome.to_dict()}
     decision.save(update_fields=["payload"])
-    Fighter.objects.filter(pk=fighter.pk).update(advances_due=F("advances_due") + 1)
-    fighter.refresh_from_db()
+    # This advance comes with the promotion: it does not use up one of his future thresholds.
     for effect in outcome.effects:
         if effect["type"] == "characteristic" and "field" in effect:
-            roster.fighter_add_advance(
+            roster.fighter_apply_profile_change(
                 fighter=fighter,
-                record=_record(decision, characteristic=effect["field"]),
                 characteristic=effect["field"],
                 delta=2.5 if effect["field"] == "m" else 1,
+                source=decision,
             )
     result = decision.result
     for pending in outcome.pending_choices:
@@ -983,7 +1108,7 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
             fighter=fighter,
             kind=kind,
             options=_skill_options(fighter) if kind == "skill" else list(pending["options"]),
-            payload={"battle_id": decision.payload.get("battle_id")},
+            payload={"battle_id": decision.payload.get("battle_id"), "free": True},
         )
     return False
 
@@ -1032,7 +1157,20 @@ def _answer_rare_item(decision: PendingDecision, choice: Any) -> bool:
     if choice not in decision.options:
         raise ValidationError({"choice": _("That item was not found.")})
     equipment = Equipment.objects.get(slug=choice)
-    roster.equipment_buy(warband=decision.warband, equipment=equipment, fighter=decision.fighter)
+    price = decision.payload.get("prices", {}).get(choice)
+    try:  # for the hero who found it, when his list allows it…
+        with transaction.atomic():
+            roster.equipment_buy(
+                warband=decision.warband,
+                equipment=equipment,
+                fighter=decision.fighter,
+                rare_found=True,
+                price=price,
+            )
+    except ValidationError:  # …or into the stash, for whoever may carry it
+        roster.equipment_buy(
+            warband=decision.warband, equipment=equipment, rare_found=True, price=price
+        )
     return False
 
 

@@ -318,7 +318,9 @@ def profile(round, *, top: int) -> dict:
 # --- the worker run ---------------------------------------------------------------------------
 
 
-def worker_start(log_path: pathlib.Path, profile_path: str | None = None) -> subprocess.Popen:
+def worker_start(
+    log_path: pathlib.Path, profile_path: str | None = None, concurrency: int = 1
+) -> subprocess.Popen:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=DATABASE_URL,
@@ -336,9 +338,9 @@ def worker_start(log_path: pathlib.Path, profile_path: str | None = None) -> sub
             "-A",
             "annuminas",
             "worker",
-            "--pool=solo",
+            *(["--pool=solo"] if concurrency == 1 else ["--pool=prefork"]),
             "-c",
-            "1",
+            str(concurrency),
             "-Q",
             QUEUE,
             "--loglevel=INFO",
@@ -467,6 +469,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="processes of the one worker (1: solo pool; more: prefork pool)",
+    )
+    parser.add_argument(
         "--worker-profile", metavar="PATH", help="run the worker under cProfile, stats to PATH"
     )
     parser.add_argument(
@@ -507,14 +515,17 @@ def main() -> int:
             for seconds, sql in prof["last_queries"]:
                 print(f"{1000 * seconds:6.2f} ms  {sql[:150]}")
 
-        worker = worker_start(log_path, args.worker_profile)
+        worker = worker_start(log_path, args.worker_profile, args.concurrency)
         outcome = run_round(bench_round, log_path, timeout=args.timeout)
         worker_stop(worker)
         worker = None
         verify(bench_round, outcome["job"], args.battles)
         tasks = outcome["tasks"]
         elapsed = outcome["elapsed"]
-        print(f"== {args.battles} battles, one worker (solo pool) ==")
+        pool = (
+            "solo pool" if args.concurrency == 1 else f"prefork pool, {args.concurrency} processes"
+        )
+        print(f"== {args.battles} battles, one worker ({pool}) ==")
         print(f"wall time: {elapsed:.1f} s (enqueueing {outcome['enqueue']:.2f} s)")
         print(f"battles/s: {args.battles / elapsed:.1f}")
         print(f"wall time per battle: {1000 * elapsed / args.battles:.1f} ms")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
@@ -165,7 +166,7 @@ def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     fighter = _roster_fighter(locked, fighter)
     group = fighter.group
     if group is None:
-        raise ValueError("only a henchman can be promoted")
+        raise ValidationError(_("Only a henchman can be promoted."))
     # Groups hold one copy of each item per member: one of each goes with him.
     taken: dict[int, EquipmentItem] = {}
     for item in group.equipment.order_by("equipment_id", "pk"):
@@ -177,7 +178,10 @@ def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     fighter.is_hero = True
     fighter.skill_lists = list(skill_lists)
     fighter.experience = group.experience
-    fighter.advances = list(group.advances)
+    # As a hero he counts his advances from here: his group's henchman advances stay in his
+    # profile, and hero thresholds are crossed from the experience he has now.
+    fighter.hired_experience = group.experience
+    fighter.advances = []
     fighter.save()
     _finish(locked)
     return fighter
@@ -186,8 +190,10 @@ def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
 @_atomic
 def captive_gear_to_captor(*, fighter: Fighter, captor: Warband) -> list[str]:
     """A captive sold by his captor: the captor keeps his gear (into the captor's stash)."""
-    owner = _lock(fighter.warband_id)
-    locked_captor = _lock(captor.pk)
+    # Lock in warband id order, as every other multi-warband write does (no deadlock).
+    first, second = sorted([fighter.warband_id, captor.pk])
+    locks = {first: _lock(first), second: _lock(second)}
+    owner, locked_captor = locks[fighter.warband_id], locks[captor.pk]
     items = list(EquipmentItem.objects.filter(fighter=fighter).select_related("equipment"))
     names = [item.equipment.name for item in items]
     EquipmentItem.objects.filter(pk__in=[item.pk for item in items]).update(

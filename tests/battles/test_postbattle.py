@@ -362,3 +362,132 @@ def test_round_resolution_is_one_job_and_duplicates_share_it(
     # once finished, a new submission has nothing left to do
     with pytest.raises(ValidationError):
         round_resolve_start(round=round, user=league.organiser)
+
+
+def test_a_failed_run_can_be_tried_again_with_new_dice(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    failed = resolve(battle, faces={str(a.pk): [1], str(b.pk): [4, 1]})
+    assert failed.status == "failed"
+    again = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [4, 1]})
+    assert again.pk == failed.pk and again.status == "applied"
+
+
+def test_a_battle_queued_by_its_round_keeps_the_round_job(league):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    round_job = round_resolve_start(round=battle.round, user=league.organiser)  # not run yet
+    assert battle_resolve_start(battle=battle, user=league.user(0)).pk == round_job.pk
+    assert PostBattleRun.objects.get(battle=battle).job_id == round_job.pk
+
+
+def test_an_advance_waiting_for_a_choice_is_not_rolled_again(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    captain = leader(a)
+    battle = fight(league, events=[out_of_action(captain, leader(b))])
+    resolve(
+        battle,
+        faces={str(a.pk): [3, 4, 1, 1, 1, 1], str(b.pk): [4, 1]},  # 7: HA or HP, left open
+        options={"scenario_bonus": {str(captain.pk): 1}},
+    )
+    assert PendingDecision.objects.filter(warband=a, status="open").count() == 1
+    # A second battle (round 2) brings no new threshold: no new roll for the old advance.
+    services.round_close(round=battle.round, by=league.organiser)
+    second = first_battle(league)
+    report = simple_report(second, a)
+    services.battle_report(battle=second, reporter=league.user(0), report=report)
+    services.battle_confirm(battle=second, by=league.user(1))
+    run = resolve(second, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [1, 1, 1]})
+    assert run.status == "applied", run.error
+    assert PendingDecision.objects.filter(warband=a, status="open").count() == 1
+
+
+def test_a_rare_item_found_can_be_bought_at_its_rolled_price(league, resolve):
+    from warbands.models import EquipmentListEntry
+
+    a, b = league.warband(0), league.warband(1)
+    # The organiser lets mercenary heroes use mithril (a catalogue edit, as in the admin).
+    EquipmentListEntry.objects.create(
+        equipment_list=leader(a).fighter_type.equipment_list,
+        equipment=Equipment.objects.get(slug="cota-de-mithril"),
+        cost=100,
+    )
+    roster.ledger_record(warband=a, amount=500, reason="adjustment", description="test")
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    # a: exploration 1+1 dice, rare items 2D6 = 12: everything rare in its lists is found
+    run = resolve(battle, faces={str(a.pk): [1, 1, 6, 6], str(b.pk): [4, 1]})
+    assert run.status == "applied", run.error
+    decision = PendingDecision.objects.get(warband=a, kind="rare_item")
+    assert decision.options == ["cota-de-mithril"]
+    slug = decision.options[0]
+    price = decision.payload["prices"][slug]
+    assert price == 100
+    a.refresh_from_db()
+    treasury = a.treasury
+    decision_answer(decision=decision, user=league.user(0), choice=slug)
+    a.refresh_from_db()
+    assert a.treasury == treasury - price
+    assert a.equipment_items.filter(equipment__slug=slug).exists()
+
+
+def test_injuries_are_recorded_with_a_readable_label(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [2, 6]})  # D66 26: chest wound
+    injuries = leader(b).injuries
+    assert [(i["code"], i["label"]) for i in injuries] == [("chest_wound", "Chest wound")]
+
+
+def test_a_henchman_who_is_fine_gets_no_injury_record(make_league, resolve):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    soldier = Fighter.objects.filter(warband=b, group__isnull=False).first()
+    battle = fight(league, events=[out_of_action(leader(a), soldier)])
+    resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [5, 1, 1, 1]})
+    soldier.refresh_from_db()
+    assert soldier.status == "active" and soldier.injuries == []
+
+
+def test_a_promoted_lad_counts_hero_advances_from_his_promotion(make_league, resolve):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    group = a.groups.get()
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    resolve(
+        battle,
+        faces={str(a.pk): [6, 6, 1, 1, 1, 1], str(b.pk): [4, 1]},
+        options={"scenario_bonus": {f"group:{group.pk}": 1}},
+    )
+    decision = PendingDecision.objects.get(warband=a, kind="lads_got_talent")
+    lad = Fighter.objects.get(pk=decision.options[0])
+    decision_answer(
+        decision=decision,
+        user=league.user(0),
+        choice={"fighter": lad.pk, "skill_lists": decision.payload["skill_lists"][:2]},
+    )
+    lad.refresh_from_db()
+    assert (lad.experience, lad.hired_experience, lad.advances, lad.advances_due) == (2, 2, [], 0)
+    # The next hero threshold after 2 XP is 4: two more experience earn one advance.
+    roster.fighter_add_experience(fighter=lad, amount=2)
+    lad.refresh_from_db()
+    assert lad.advances_due == 1
+
+
+def test_malformed_talent_answers_are_refused(make_league, resolve):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    group = a.groups.get()
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    resolve(
+        battle,
+        faces={str(a.pk): [6, 6, 1, 1, 1, 1], str(b.pk): [4, 1]},
+        options={"scenario_bonus": {f"group:{group.pk}": 1}},
+    )
+    decision = PendingDecision.objects.get(warband=a, kind="lads_got_talent")
+    for choice in (
+        {"fighter": decision.options[0], "skill_lists": [[1], [2]]},
+        {"fighter": "x"},
+        "nope",
+    ):
+        with pytest.raises(ValidationError):
+            decision_answer(decision=decision, user=league.user(0), choice=choice)
