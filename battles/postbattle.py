@@ -1114,10 +1114,13 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
 
 
 def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
+    """The captor sells or releases (exchange) the captive, or offers him back for a ransom;
+    a ransom offer becomes the owner's decision: he pays and gets him back, or refuses."""
+    if decision.payload.get("ransom_offer"):
+        return _answer_ransom_offer(decision, choice)
     if choice not in decision.options:
         raise ValidationError({"choice": _("Choose ransom, sell or exchange.")})
     captive = decision.fighter
-    owner = Warband.objects.get(pk=decision.payload["owner_warband_id"])
     value = int(decision.payload["sale_value"])
     captor = decision.warband
     if choice == "sell":
@@ -1131,23 +1134,48 @@ def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
         )
         roster.fighter_kill(fighter=captive, source=decision)
     elif choice == "ransom":
-        roster.ledger_record(
-            warband=owner,
-            amount=-value,
-            reason="ransom",
-            description=_("Ransom paid for %(name)s") % {"name": captive.name},
-            source=decision,
+        PendingDecision.objects.create(
+            result=decision.result,
+            warband_id=decision.payload["owner_warband_id"],
+            fighter=captive,
+            kind=PendingDecision.Kind.CAPTIVE,
+            options=["accept", "refuse"],
+            payload={**decision.payload, "ransom_offer": True, "captor_decision": decision.pk},
         )
-        roster.ledger_record(
-            warband=captor,
-            amount=value,
-            reason="ransom",
-            description=_("Ransom received for %(name)s") % {"name": captive.name},
-            source=decision,
-        )
-        roster.fighter_set_status(fighter=captive, status="active", source=decision)
     else:  # exchanged (or released): he returns to his warband
         roster.fighter_set_status(fighter=captive, status="active", source=decision)
+    return False
+
+
+def _answer_ransom_offer(decision: PendingDecision, choice: Any) -> bool:
+    if choice not in ("accept", "refuse"):
+        raise ValidationError({"choice": _("Accept or refuse the ransom.")})
+    captive = decision.fighter
+    offer = PendingDecision.objects.select_for_update().get(pk=decision.payload["captor_decision"])
+    if choice == "refuse":
+        # The captor decides again, without the ransom.
+        offer.status = PendingDecision.Status.OPEN
+        offer.options = ["sell", "exchange"]
+        offer.choice = None
+        offer.save(update_fields=["status", "options", "choice"])
+        return True
+    value = int(decision.payload["sale_value"])
+    owner, captor = decision.warband, offer.warband
+    roster.ledger_record(
+        warband=owner,
+        amount=-value,
+        reason="ransom",
+        description=_("Ransom paid for %(name)s") % {"name": captive.name},
+        source=decision,
+    )
+    roster.ledger_record(
+        warband=captor,
+        amount=value,
+        reason="ransom",
+        description=_("Ransom received for %(name)s") % {"name": captive.name},
+        source=decision,
+    )
+    roster.fighter_set_status(fighter=captive, status="active", source=decision)
     return False
 
 

@@ -229,6 +229,12 @@ def test_captive_ransom_sale_or_exchange_through_the_ledger(league, resolve, cho
     before_a, before_b = a.treasury, b.treasury
 
     decision_answer(decision=decision, user=league.user(0), choice=choice)
+    if choice == "ransom":  # an offer: the owner accepts it and pays
+        offer = PendingDecision.objects.get(warband=b, kind="captive", status="open")
+        assert offer.options == ["accept", "refuse"]
+        b.refresh_from_db()
+        assert b.treasury == before_b  # nothing paid before he accepts
+        decision_answer(decision=offer, user=league.user(1), choice="accept")
 
     a.refresh_from_db()
     b.refresh_from_db()
@@ -491,3 +497,16 @@ def test_malformed_talent_answers_are_refused(make_league, resolve):
     ):
         with pytest.raises(ValidationError):
             decision_answer(decision=decision, user=league.user(0), choice=choice)
+
+
+def test_a_refused_ransom_gives_the_choice_back_to_the_captor(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [6, 1, 4]})
+    decision = PendingDecision.objects.get(warband=a, kind="captive")
+    decision_answer(decision=decision, user=league.user(0), choice="ransom")
+    offer = PendingDecision.objects.get(warband=b, status="open")
+    decision_answer(decision=offer, user=league.user(1), choice="refuse")
+    decision.refresh_from_db()
+    assert decision.status == "open" and decision.options == ["sell", "exchange"]
+    assert Fighter.objects.get(warband=b, is_leader=True).status == "captured"
