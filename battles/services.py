@@ -328,6 +328,12 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
         )
     if campaign.memberships.filter(warband=warband).exists():
         raise ValidationError({"warband": _("This warband is already in the campaign.")})
+    if warband.imported:
+        # An imported file can say anything about its treasury and history: leagues start from
+        # rosters built here, under the ledger's rules.
+        raise ValidationError(
+            {"warband": _("A warband imported from a file cannot join a campaign; build it here.")}
+        )
     check_warband(warband, [campaign])
     _apply_starting_treasury(campaign, warband)
     if membership:

@@ -1414,12 +1414,22 @@ def _get_slug(model, slug: Any, what: str, **filters):
 
 
 def _import_profile(data: Any, fallback) -> dict[str, Any]:
+    """The profile of an imported warrior: numbers, and never above his race's maximum."""
     data = data if isinstance(data, dict) else {}
+    race = fallback.race
     profile = {}
     for field in PROFILE_FIELDS:
         value = data.get(field, getattr(fallback, field))
         if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
             raise _import_error(_("%(name)s is not a valid value."), name=SPANISH_NAMES[field])
+        if race is not None and value > getattr(race, f"max_{field}"):
+            raise _import_error(
+                _("%(name)s %(value)s is above the racial maximum of %(race)s (%(max)s)."),
+                name=SPANISH_NAMES[field],
+                value=value,
+                race=race.name,
+                max=getattr(race, f"max_{field}"),
+            )
         profile[field] = value
     return profile
 
@@ -1448,6 +1458,7 @@ def warband_import(*, owner, data: Any) -> Warband:
         warband_type=warband_type,
         name=_clean_name(head.get("name", "")),
         notes=str(head.get("notes") or ""),
+        imported=True,
     )
     locked = _lock(warband)
     ledger = data.get("ledger")
@@ -1455,11 +1466,14 @@ def warband_import(*, owner, data: Any) -> Warband:
         for row in ledger:
             if not isinstance(row, dict):
                 raise _import_error(_("a ledger row is not an object."))
+            reason = row.get("reason", LedgerEntry.Reason.IMPORT)
+            if reason not in LedgerEntry.Reason.values:
+                raise _import_error(_("unknown ledger reason “%(reason)s”."), reason=reason)
             _ledger_apply(
                 warband=locked,
                 amount=int(row.get("amount", 0)),
                 finds_delta=int(row.get("finds_delta", 0)),
-                reason=row.get("reason", LedgerEntry.Reason.IMPORT),
+                reason=reason,
                 description=str(row.get("description", "")),
             )
     else:
@@ -1487,6 +1501,13 @@ def warband_import(*, owner, data: Any) -> Warband:
             if not isinstance(row, dict):
                 raise _import_error(_("an equipment row is not an object."))
             equipment = _get_slug(Equipment, row.get("item"), _("item"))
+            # Only what the holder's equipment list (or, for the stash, the warband's) allows.
+            owner_of_item = holder.get("fighter") or holder.get("group")
+            _list_entry(
+                locked,
+                equipment,
+                fighter_type=owner_of_item.fighter_type if owner_of_item else None,
+            )
             EquipmentItem.objects.create(
                 warband=locked,
                 equipment=equipment,

@@ -346,3 +346,59 @@ def test_malformed_imports_are_400_naming_the_field(api_client, user, content, c
     if field:
         assert field in response.json()["error"]["fields"]
     assert Warband.objects.count() == before
+
+
+def test_import_refuses_profiles_above_the_racial_maximum_and_off_list_items(
+    api_client, user, content
+):
+    from warbands.models import FighterType, WarbandType
+    from warbands.services import fighter_hire, warband_create, warband_export
+
+    warband_type = WarbandType.objects.get(slug="mercenarios-de-rhovanion")
+    warband = warband_create(owner=user, warband_type=warband_type, name="Exportada")
+    fighter_hire(
+        warband=warband,
+        fighter_type=FighterType.objects.get(warband_type=warband_type, role="leader"),
+        name="Jefe",
+    )
+    api_client.force_authenticate(user)
+    too_strong = warband_export(warband=warband)
+    too_strong["fighters"][0]["profile"]["s"] = 7  # human maximum: 4
+    off_list = warband_export(warband=warband)
+    off_list["fighters"][0]["equipment"] = [{"item": "cota-de-mithril", "price": 1}]
+    bad_reason = warband_export(warband=warband)
+    bad_reason["ledger"][0]["reason"] = "gift"
+    before = Warband.objects.count()
+    for data in (too_strong, off_list, bad_reason):
+        response = api_client.post("/api/v1/warbands/import/", data, format="json")
+        assert response.status_code == 400, response.content
+    assert Warband.objects.count() == before
+
+
+def test_an_imported_warband_cannot_join_a_campaign(api_client, user, content):
+    from django.core.exceptions import ValidationError
+
+    from battles import services as campaigns
+    from warbands.models import FighterType, WarbandType
+    from warbands.services import fighter_hire, warband_create, warband_export
+
+    warband_type = WarbandType.objects.get(slug="mercenarios-de-rhovanion")
+    warband = warband_create(owner=user, warband_type=warband_type, name="Original")
+    fighter_hire(
+        warband=warband,
+        fighter_type=FighterType.objects.get(warband_type=warband_type, role="leader"),
+        name="Jefe",
+    )
+    api_client.force_authenticate(user)
+    created = api_client.post(
+        "/api/v1/warbands/import/", warband_export(warband=warband), format="json"
+    )
+    assert created.status_code == 201
+    copy = Warband.objects.get(pk=created.json()["id"])
+    assert copy.imported and not Warband.objects.get(pk=warband.pk).imported
+    campaign = campaigns.campaign_create(organiser=user, name="Liga de prueba")
+    campaigns.campaign_transition(campaign=campaign, by=user, state="open")
+    with pytest.raises(ValidationError):
+        campaigns.campaign_join(
+            campaign=campaign, user=user, warband=copy, join_code=campaign.join_code
+        )

@@ -32,6 +32,11 @@ class Warband(models.Model):
         _("version"), default=1, help_text=_("Bumped on every write (optimistic concurrency).")
     )
     notes = models.TextField(_("notes"), blank=True)
+    imported = models.BooleanField(
+        _("imported from a file"),
+        default=False,
+        help_text=_("Built from an export file, not under this site's ledger: no campaign play."),
+    )
     share_token = models.CharField(
         _("share token"), max_length=32, unique=True, default=new_share_token, editable=False
     )
