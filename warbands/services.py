@@ -1132,6 +1132,16 @@ def fighter_set_status(
     fighter = _roster_fighter(locked, fighter)
     if fighter.status == Fighter.Status.DEAD:
         raise ValidationError(_("%(name)s is dead.") % {"name": fighter.name})
+    returning = fighter.status not in IN_ROSTER and status in IN_ROSTER
+    if (
+        returning
+        and fighter.is_leader
+        and Fighter.objects.filter(warband=locked, is_leader=True, status__in=IN_ROSTER)
+        .exclude(pk=fighter.pk)
+        .exists()
+    ):
+        # Back from captivity while another now leads the warband: he returns as a hero.
+        fighter.is_leader = False
     fighter.status = status
     if status == Fighter.Status.MISSES_NEXT:
         fighter.misses_battles = max(1, misses_battles or 1)
@@ -1139,7 +1149,9 @@ def fighter_set_status(
         fighter.misses_battles = max(0, int(misses_battles))
     else:
         fighter.misses_battles = 0
-    fighter.save(update_fields=["status", "misses_battles"])
+    fighter.save(update_fields=["status", "misses_battles", "is_leader"])
+    if returning:
+        _roster_limits_check(locked)  # a returning captive must still fit the roster
     _finish(locked)
     return fighter
 

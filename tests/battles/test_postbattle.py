@@ -510,3 +510,24 @@ def test_a_refused_ransom_gives_the_choice_back_to_the_captor(league, resolve):
     decision.refresh_from_db()
     assert decision.status == "open" and decision.options == ["sell", "exchange"]
     assert Fighter.objects.get(warband=b, is_leader=True).status == "captured"
+
+
+def test_a_leader_back_from_captivity_returns_as_a_hero_if_another_leads(league, resolve):
+    a, b = league.warband(0), league.warband(1)
+    captive = leader(b)
+    champion = roster.fighter_hire(
+        warband=b,
+        fighter_type=captive.fighter_type.warband_type.fighter_types.get(slug="campeon-mercenario"),
+        name="Campeón",
+    )
+    battle = fight(league, events=[out_of_action(leader(a), captive)])
+    resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [6, 1, 4, 1, 1, 1]})
+    captive.refresh_from_db()
+    assert captive.status == "captured"
+    roster.fighter_make_leader(fighter=champion)
+    decision = PendingDecision.objects.get(warband=a, kind="captive")
+    decision_answer(decision=decision, user=league.user(0), choice="exchange")
+    captive.refresh_from_db()
+    champion.refresh_from_db()
+    assert captive.status == "active" and not captive.is_leader
+    assert champion.is_leader
