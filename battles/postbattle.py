@@ -313,7 +313,7 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
                 status=Battle.Status.RESOLVED, version=F("version") + 1
             )
             applied = run
-    except (ValidationError, RulesError, ValueError) as error:
+    except (ValidationError, RulesError, ValueError, LookupError, TypeError) as error:
         message = "; ".join(getattr(error, "messages", None) or [str(error)])
         PostBattleRun.objects.filter(pk=run_id, status=PostBattleRun.Status.PENDING).update(
             status=PostBattleRun.Status.FAILED, error=message[:2000]
@@ -454,10 +454,10 @@ class _Sequence:
             rating = roster.warband_rating_refresh(warband=self.warband)
         self.recorder.add("rating", rating=rating)
 
-    def _table(self, name: str) -> dict[str, Any]:
+    def _table(self, name: str, argument: str = "table") -> dict[str, Any]:
         """The campaign's own table when its organiser set one (same rows as the default)."""
         rows = self.tables.get(name)
-        return {"table": rows} if rows else {}
+        return {argument: rows} if rows else {}
 
     # 0. those who missed this battle count it off
     def missed_battles(self) -> None:
@@ -599,6 +599,7 @@ class _Sequence:
                 scenario_bonus=int(bonus.get(str(fighter.pk), 0)),
                 own_rating=self.participant.rating_at_battle,
                 enemy_rating=self.enemy_rating,
+                **self._table("underdog_bonus", "underdog_table"),
             )
             self._gain(outcome, fighter=fighter, who=fighter.name)
         groups = {f.group_id: f.group for f in survivors if f.group_id is not None}
@@ -610,6 +611,7 @@ class _Sequence:
                 scenario_bonus=int(bonus.get(f"group:{group.pk}", 0)),
                 own_rating=self.participant.rating_at_battle,
                 enemy_rating=self.enemy_rating,
+                **self._table("underdog_bonus", "underdog_table"),
             )
             self._gain(outcome, group=group, who=group.name)
 
@@ -643,7 +645,11 @@ class _Sequence:
                 fighter.refresh_from_db()
                 maximum = _race_maximum(fighter.fighter_type.race)
                 outcome = hero_advance(
-                    dice=self.dice, profile=_profile(fighter), maximum=maximum, policy=policy
+                    dice=self.dice,
+                    profile=_profile(fighter),
+                    maximum=maximum,
+                    policy=policy,
+                    **self._table("hero_advances"),
                 )
                 self.recorder.add(
                     "advance", who=fighter.name, fighter_id=fighter.pk, result=outcome
@@ -664,6 +670,7 @@ class _Sequence:
                     maximum=_race_maximum(group.fighter_type.race),
                     increases=increases,
                     heroes_at_maximum=self._heroes_at_maximum(),
+                    **self._table("henchman_advances"),
                 )
                 self.recorder.add("advance", who=group.name, group_id=group.pk, result=outcome)
                 self._take_advance(outcome, group=group)
@@ -755,7 +762,12 @@ class _Sequence:
             for f in self.took_part
             if f.group_id is None and f.is_hero and f.pk not in self.taken_out
         ]
-        outcome = exploration(dice=self.dice, heroes_not_out_of_action=len(heroes), won=self.won)
+        outcome = exploration(
+            dice=self.dice,
+            heroes_not_out_of_action=len(heroes),
+            won=self.won,
+            **self._table("exploration"),
+        )
         finds = sum(e["amount"] for e in outcome.effects if e["type"] == "finds")
         self.recorder.add("exploration", finds=finds, result=outcome)
         if not finds:
@@ -773,7 +785,7 @@ class _Sequence:
             size = sum(1 for f in self.batch.fighters if f.status in IN_ROSTER)
         else:
             size = Fighter.objects.filter(warband=self.warband, status__in=IN_ROSTER).count()
-        value = sell_finds(finds=finds, warband_size=max(1, size))
+        value = sell_finds(finds=finds, warband_size=max(1, size), **self._table("sell_finds"))
         roster.ledger_record(
             warband=self.warband,
             amount=value,

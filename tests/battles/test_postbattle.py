@@ -531,3 +531,35 @@ def test_a_leader_back_from_captivity_returns_as_a_hero_if_another_leads(league,
     champion.refresh_from_db()
     assert captive.status == "active" and not captive.is_leader
     assert champion.is_leader
+
+
+def test_the_campaigns_own_tables_are_used(make_league, resolve):
+    from battles.models import Campaign
+
+    league = make_league(henchmen=2)
+    # A merciful league: henchmen put out of action always recover.
+    Campaign.objects.filter(pk=league.campaign.pk).update(
+        tables={"henchman_injuries": [{"min": 1, "max": 6, "result": "fine"}]}
+    )
+    a, b = league.warband(0), league.warband(1)
+    soldier = Fighter.objects.filter(warband=b, group__isnull=False).first()
+    battle = fight(league, events=[out_of_action(leader(a), soldier)])
+    run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [1, 1, 1, 1]})
+    assert run.status == "applied", run.error
+    soldier.refresh_from_db()
+    assert soldier.status == "active"  # a 1 kills him on the default table
+
+
+def test_a_broken_campaign_table_fails_the_run_with_its_reason(make_league, resolve):
+    from battles.models import Campaign
+
+    league = make_league(henchmen=2)
+    Campaign.objects.filter(pk=league.campaign.pk).update(
+        tables={"henchman_injuries": [{"from": 1, "to": 6}]}
+    )
+    a, b = league.warband(0), league.warband(1)
+    soldier = Fighter.objects.filter(warband=b, group__isnull=False).first()
+    battle = fight(league, events=[out_of_action(leader(a), soldier)])
+    run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [1, 1, 1, 1]})
+    assert run.status == "failed" and run.error
+    assert Job.objects.get(battle=battle).status == Job.Status.FAILED
