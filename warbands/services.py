@@ -786,22 +786,30 @@ def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> 
     return fighter
 
 
-@_atomic
-def fighter_update(
-    *, fighter: Fighter, expected_version: int | None = None, **fields: Any
-) -> Fighter:
-    """Rename a warrior (the only field a player edits directly)."""
+def _only_rename(fields: dict[str, Any]) -> None:
     unknown = set(fields) - {"name"}
     if unknown:
         raise ValidationError(
             {field: _("This field cannot be changed here.") for field in sorted(unknown)}
         )
+
+
+def _rename(locked: Warband, target: Fighter | HenchmanGroup, fields: dict[str, Any]) -> None:
+    if "name" in fields:
+        target.name = _clean_name(fields["name"])
+        target.save(update_fields=["name"])
+    _finish(locked, roster_changed=False)
+
+
+@_atomic
+def fighter_update(
+    *, fighter: Fighter, expected_version: int | None = None, **fields: Any
+) -> Fighter:
+    """Rename a warrior (the only field a player edits directly)."""
+    _only_rename(fields)
     locked = _lock(fighter.warband_id, expected_version)
     fighter = _roster_fighter(locked, fighter)
-    if "name" in fields:
-        fighter.name = _clean_name(fields["name"])
-        fighter.save(update_fields=["name"])
-    _finish(locked, roster_changed=False)
+    _rename(locked, fighter, fields)
     return fighter
 
 
@@ -809,17 +817,11 @@ def fighter_update(
 def group_update(
     *, group: HenchmanGroup, expected_version: int | None = None, **fields: Any
 ) -> HenchmanGroup:
-    unknown = set(fields) - {"name"}
-    if unknown:
-        raise ValidationError(
-            {field: _("This field cannot be changed here.") for field in sorted(unknown)}
-        )
+    """Rename a henchman group."""
+    _only_rename(fields)
     locked = _lock(group.warband_id, expected_version)
     group = _roster_group(locked, group)
-    if "name" in fields:
-        group.name = _clean_name(fields["name"])
-        group.save(update_fields=["name"])
-    _finish(locked, roster_changed=False)
+    _rename(locked, group, fields)
     return group
 
 
