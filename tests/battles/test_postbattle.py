@@ -563,3 +563,61 @@ def test_a_broken_campaign_table_fails_the_run_with_its_reason(make_league, reso
     run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [1, 1, 1, 1]})
     assert run.status == "failed" and run.error
     assert Job.objects.get(battle=battle).status == Job.Status.FAILED
+
+
+def _injured_leader(league, resolve, faces_b, *, with_sword=False):
+    a, b = league.warband(0), league.warband(1)
+    victim = leader(b)
+    if with_sword:
+        roster.equipment_buy(
+            warband=b, equipment=Equipment.objects.get(slug="espada"), fighter=victim
+        )
+    before = Fighter.objects.get(pk=victim.pk)
+    battle = fight(league, events=[out_of_action(leader(a), victim)])
+    run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): faces_b})
+    assert run.status == "applied", run.error
+    return before, Fighter.objects.get(pk=victim.pk)
+
+
+@pytest.mark.parametrize(
+    ("faces", "check"),
+    [
+        ([2, 2], lambda old, new: new.m == old.m - 2.5),  # leg wound
+        ([2, 3, 1], lambda old, new: "arm_lost" in new.special_rules),  # arm wound, arm lost
+        ([2, 3, 4], lambda old, new: new.status == "misses_next"),  # arm wound, healed slowly
+        ([2, 4, 2], lambda old, new: "stupidity" in new.special_rules),  # madness
+        ([2, 4, 5], lambda old, new: "frenzy" in new.special_rules),
+        ([2, 5, 1], lambda old, new: "cannot_run" in new.special_rules),  # smashed leg
+        ([3, 1], lambda old, new: new.bs == old.bs - 1),  # blinded in one eye
+        ([3, 2], lambda old, new: "old_battle_wound" in new.special_rules),
+        ([3, 3], lambda old, new: new.i == old.i - 1),  # nervous condition
+        ([3, 4], lambda old, new: new.ws == old.ws - 1),  # hand injury
+        ([3, 5, 2], lambda old, new: (new.status, new.misses_battles) == ("misses_next", 2)),
+        ([5, 6, 1], lambda old, new: any(r.startswith("hatred") for r in new.special_rules)),
+        ([6, 2], lambda old, new: "immune_to_fear" in new.special_rules),  # hardened
+        ([6, 4], lambda old, new: "causes_fear" in new.special_rules),  # horrible scars
+        ([6, 6], lambda old, new: new.experience == old.experience + 1 + 1),  # +1, survived +1
+    ],
+)
+def test_each_serious_injury_changes_the_roster(league, resolve, faces, check):
+    old, new = _injured_leader(league, resolve, faces)
+    assert check(old, new), (faces, new.__dict__)
+
+
+def test_robbed_loses_all_his_equipment(league, resolve):
+    _old, new = _injured_leader(league, resolve, [3, 6], with_sword=True)
+    assert not new.equipment.exists()
+    assert new.status == "active"
+
+
+def test_nightly_standings_snapshot(league, resolve):
+    from battles.models import StandingsSnapshot
+    from battles.postbattle import standings_recompute_all
+
+    a, b = league.warband(0), league.warband(1)
+    resolve(fight(league), faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [1, 1, 1]})
+    assert standings_recompute_all() == 1
+    assert standings_recompute_all() == 1  # the same day: updated, not duplicated
+    snapshot = StandingsSnapshot.objects.get(campaign=league.campaign)
+    assert [row["name"] for row in snapshot.rows][0] == a.name
+    assert snapshot.rows[0]["points"] > snapshot.rows[1]["points"]
