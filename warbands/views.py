@@ -3,15 +3,19 @@ PDF, ledger, export/import and the read-only share link. Thin: services write, s
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -89,18 +93,38 @@ def warband_create(request):
     return render(request, "warbands/create.html", {"form": form})
 
 
+SHEET_CACHE_SECONDS = 600
+
+
+def _sheet_cache_key(request, warband: Warband) -> str:
+    """The rendered sheet is cached per warband *version* (bumped by every roster write), per
+    language and host, and per CSRF secret (its forms carry the visitor's token)."""
+    get_token(request)  # make sure the visitor has a CSRF secret before keying on it
+    secret = request.META.get("CSRF_COOKIE") or ""
+    digest = hashlib.sha256(f"{secret}|{request.get_host()}".encode()).hexdigest()[:20]
+    return f"sheet:{warband.pk}:{warband.version}:{get_language()}:{digest}"
+
+
 @login_required
 @require_GET
 def warband_sheet_page(request, pk):
-    warband = _sheet(request, pk)
-    edit_form = WarbandEditForm(
-        initial={"name": warband.name, "notes": warband.notes, "version": warband.version}
+    head = get_object_or_404(
+        Warband.objects.only("pk", "name", "version", "owner_id"), pk=pk, owner=request.user
     )
-    return render(
-        request,
-        "warbands/sheet.html",
-        {"warband": warband, "editable": True, "edit_form": edit_form},
-    )
+    key = _sheet_cache_key(request, head)
+    body = cache.get(key)
+    if body is None:
+        warband = _sheet(request, pk)
+        edit_form = WarbandEditForm(
+            initial={"name": warband.name, "notes": warband.notes, "version": warband.version}
+        )
+        body = render_to_string(
+            "warbands/_sheet_body.html",
+            {"warband": warband, "editable": True, "edit_form": edit_form},
+            request=request,
+        )
+        cache.set(key, body, SHEET_CACHE_SECONDS)
+    return render(request, "warbands/sheet.html", {"warband": head, "sheet_body": body})
 
 
 @login_required

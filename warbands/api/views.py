@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import re
 
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
@@ -417,10 +419,21 @@ class WarbandViewSet(
     )
     @action(detail=True, methods=["get"])
     def sheet(self, request, pk=None):
-        warband = get_object_or_404(warband_sheet_queryset(), pk=pk, owner=request.user)
-        annotate_sheet(warband)
-        response = Response(s.SheetSerializer(warband).data)
-        response["ETag"] = warband.etag
+        head = get_object_or_404(
+            Warband.objects.only("pk", "version", "owner_id"), pk=pk, owner=request.user
+        )
+        if request.headers.get("If-None-Match") == head.etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": head.etag})
+        # The serialized sheet is cached per version (bumped by every roster write) and language.
+        key = f"api-sheet:{head.pk}:{head.version}:{get_language()}"
+        data = cache.get(key)
+        if data is None:
+            warband = get_object_or_404(warband_sheet_queryset(), pk=pk, owner=request.user)
+            annotate_sheet(warband)
+            data = s.SheetSerializer(warband).data
+            cache.set(key, data, 600)
+        response = Response(data)
+        response["ETag"] = head.etag
         return response
 
     @extend_schema(
