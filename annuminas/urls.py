@@ -1,8 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
 
 from . import views
+from .converters import IdConverter
+
+# Registered before the apps' URL modules are included (they use ``<id:…>``).
+register_converter(IdConverter, "id")
 
 admin.site.site_header = _("League administration")
 admin.site.site_title = _("League administration")

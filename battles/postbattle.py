@@ -313,7 +313,14 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
                 status=Battle.Status.RESOLVED, version=F("version") + 1
             )
             applied = run
-    except (ValidationError, RulesError, ValueError, LookupError, TypeError) as error:
+    except (
+        ValidationError,
+        RulesError,
+        ValueError,
+        LookupError,
+        TypeError,
+        AttributeError,
+    ) as error:
         message = "; ".join(getattr(error, "messages", None) or [str(error)])
         PostBattleRun.objects.filter(pk=run_id, status=PostBattleRun.Status.PENDING).update(
             status=PostBattleRun.Status.FAILED, error=message[:2000]

@@ -117,6 +117,35 @@ def _make_staff(user) -> None:
         user.save(update_fields=["is_staff"])
 
 
+# Campaign tables given as rows {"min", "max", "result", …} (the engine's own shape).
+ROW_TABLES = (
+    "hero_injuries",
+    "henchman_injuries",
+    "hero_advances",
+    "henchman_advances",
+    "underdog_bonus",
+    "exploration",
+)
+
+
+def _rows_ok(rows) -> bool:
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
+
+    return (
+        isinstance(rows, list)
+        and bool(rows)
+        and all(
+            isinstance(row, dict)
+            and whole(row.get("min"))
+            and whole(row.get("max"))
+            and row["min"] <= row["max"]
+            and len(row) > 2
+            for row in rows
+        )
+    )
+
+
 def _clean_house_rules(values: Mapping[str, Any]) -> dict[str, Any]:
     errors: dict[str, str] = {}
     unknown = set(values) - set(CAMPAIGN_FIELDS)
@@ -159,6 +188,15 @@ def _clean_house_rules(values: Mapping[str, Any]) -> dict[str, Any]:
                 "Table overrides are an object whose keys are among: %(tables)s, each holding "
                 "rows (a list) or a mapping."
             ) % {"tables": ", ".join(CAMPAIGN_TABLES)}
+        else:
+            bad = [
+                name for name, rows in tables.items() if name in ROW_TABLES and not _rows_ok(rows)
+            ]
+            if bad:
+                errors["tables"] = _(
+                    "%(tables)s: each row needs whole numbers min ≤ max and a result, like the "
+                    "default table's rows."
+                ) % {"tables": ", ".join(sorted(bad))}
         clean["tables"] = tables
     for name in ("points_win", "points_draw", "points_loss", "points_bye"):
         if name in clean and clean[name] is None:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annuminas.api.errors import Conflict
+from annuminas.converters import parse_id
 
 from . import access, selectors, services
 from .charts import Series, rating_chart_svg
@@ -241,7 +242,7 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
                 campaign=campaign,
                 by=user,
                 round=round,
-                warband_ids=[int(w) for w in post.getlist("warbands") if w.isdigit()],
+                warband_ids=_posted_ids(post, "warbands"),
             )
         else:
             battle = get_object_or_404(campaign.battles.all(), pk=_posted_int(post, "battle"))
@@ -249,7 +250,9 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
                 services.pairing_edit(
                     battle=battle,
                     by=user,
-                    warband_ids=[int(w) for w in post.getlist("warbands") if w.isdigit()],
+                    warband_ids=[
+                        n for n in map(parse_id, post.getlist("warbands")) if n is not None
+                    ],
                 )
             else:
                 services.pairing_delete(battle=battle, by=user)
@@ -292,17 +295,21 @@ def campaign_join(request: HttpRequest) -> HttpResponse:
     return render(request, "battles/campaign_join.html", {"form": form})
 
 
+def _posted_ids(post, name: str) -> list[int]:
+    return [n for n in map(parse_id, post.getlist(name)) if n is not None]
+
+
 def _posted_int(post, name: str) -> int:
     """An id or number from a form; anything else is simply not found (404), never a 500."""
-    value = (post.get(name) or "").strip()
-    if not value.isdigit():
+    value = parse_id(post.get(name))
+    if value is None:
         raise Http404
-    return int(value)
+    return value
 
 
 def _round_number(request: HttpRequest) -> int | None:
     value = request.GET.get("round", "")
-    return int(value) if value.isdigit() else None
+    return parse_id(value)
 
 
 @_login_or_404
@@ -370,7 +377,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             raise PermissionDenied
         op = request.POST.get("op")
         version = request.POST.get("version")
-        version = int(version) if version and version.isdigit() else None
+        version = parse_id(version)
         try:
             if op == "confirm":
                 services.battle_confirm(battle=battle, by=user, expected_version=version)
@@ -481,7 +488,7 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
         initial["scenario"] = battle.scenario
         event_initial = []
     rows = request.GET.get("rows", "")
-    extra = min(int(rows), MAX_EVENT_ROWS) if rows.isdigit() else EVENT_ROWS
+    extra = min(parse_id(rows), MAX_EVENT_ROWS) if parse_id(rows) is not None else EVENT_ROWS
     EventFormSet = django_forms.formset_factory(EventForm, extra=extra, max_num=MAX_EVENT_ROWS)
     side_choices = ReportForm.side_choices(participants, fighters)
     form = ReportForm(
@@ -501,7 +508,7 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
         events = [f.to_event() for f in formset.forms if f.cleaned_data and not f.is_blank()]
         report = form.to_report(events)
         version = request.POST.get("version")
-        version = int(version) if version and version.isdigit() else None
+        version = parse_id(version)
         try:
             if battle.is_frozen:
                 services.battle_correct(battle=battle, by=user, reason=form.cleaned_data["reason"],

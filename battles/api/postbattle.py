@@ -12,6 +12,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annuminas.converters import parse_id
 from rules.presenters import present_result
 
 from .. import access
@@ -124,7 +125,9 @@ class RoundResolveView(APIView):
     def post(self, request, campaign: str, number: int):
         """``campaign`` is the campaign's id or its slug."""
         lookup = (
-            {"campaign_id": int(campaign)} if campaign.isdigit() else {"campaign__slug": campaign}
+            {"campaign_id": parse_id(campaign)}
+            if parse_id(campaign)
+            else {"campaign__slug": campaign}
         )
         round = get_object_or_404(
             Round.objects.select_related("campaign").filter(

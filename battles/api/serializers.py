@@ -18,6 +18,8 @@ from ..models import (
 from ..presets import PRESET_CHOICES
 from ..services import EventReport, ParticipantReport, Report
 
+MAX_ID = 10**18 - 1  # ids fit a bigint on every database (see annuminas.converters)
+
 
 class WarbandTypeField(serializers.SlugRelatedField):
     def __init__(self, **kwargs):
@@ -112,7 +114,9 @@ class ArchiveSerializer(serializers.Serializer):
 
 class JoinSerializer(serializers.Serializer):
     join_code = serializers.CharField(max_length=12)
-    warband = serializers.IntegerField(help_text=_("The id of one of your warbands."))
+    warband = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text=_("The id of one of your warbands.")
+    )
 
 
 class OrganiserSerializer(serializers.Serializer):
@@ -224,26 +228,38 @@ class GenerateSerializer(serializers.Serializer):
 
 
 class PairingSerializer(serializers.Serializer):
-    warbands = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=4)
-    round = serializers.IntegerField(required=False, allow_null=True)
+    warbands = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=1, max_length=4
+    )
+    round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
     scenario = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    version = serializers.IntegerField(required=False, allow_null=True)
+    version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
+    )
 
 
 class ParticipantReportSerializer(serializers.Serializer):
-    warband = serializers.IntegerField()
+    warband = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     routed = serializers.BooleanField(default=False)
     voluntary_rout = serializers.BooleanField(default=False)
-    fighters = serializers.ListField(child=serializers.IntegerField(), default=list)
+    fighters = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), default=list, max_length=50
+    )
 
 
 class EventReportSerializer(serializers.Serializer):
     turn = serializers.IntegerField(min_value=1, max_value=99)
     kind = serializers.ChoiceField(choices=BattleEvent.Kind.choices)
-    actor_warband = serializers.IntegerField(required=False, allow_null=True)
-    actor = serializers.IntegerField(required=False, allow_null=True)
-    target_warband = serializers.IntegerField(required=False, allow_null=True)
-    target = serializers.IntegerField(required=False, allow_null=True)
+    actor_warband = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True
+    )
+    actor = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
+    target_warband = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True
+    )
+    target = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True
+    )
     weapon = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     voluntary = serializers.BooleanField(default=False)
     notes = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
@@ -283,10 +299,14 @@ def report_from_data(data: dict) -> Report:
 
 
 class ReportSerializer(serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True)
+    version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
+    )
     scenario = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     is_draw = serializers.BooleanField(default=False)
-    winners = serializers.ListField(child=serializers.IntegerField(), default=list)
+    winners = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), default=list, max_length=4
+    )
     participants = ParticipantReportSerializer(many=True, default=list)
     events = EventReportSerializer(many=True, default=list)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
@@ -296,7 +316,9 @@ class ReportSerializer(serializers.Serializer):
 
 
 class VersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(required=False, allow_null=True)
+    version = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
+    )
 
 
 class DisputeSerializer(VersionSerializer):

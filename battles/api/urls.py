@@ -12,29 +12,29 @@ router.register("battles", BattleViewSet, basename="api-battle")
 urlpatterns = [
     path("campaigns/join/", CampaignJoinView.as_view(), name="api-campaign-join"),
     path(
-        "campaigns/<str:campaign>/rounds/<int:number>/resolve/",
+        "campaigns/<str:campaign>/rounds/<id:number>/resolve/",
         postbattle.RoundResolveView.as_view(),
         name="api-round-resolve",
     ),
     path(
-        "battles/<int:pk>/resolve/",
+        "battles/<id:pk>/resolve/",
         postbattle.BattleResolveView.as_view(),
         name="api-battle-resolve",
     ),
     path(
-        "battles/<int:pk>/postbattle/",
+        "battles/<id:pk>/postbattle/",
         postbattle.BattlePostBattleView.as_view(),
         name="api-battle-postbattle",
     ),
     path(
-        "battles/<int:pk>/revert/",
+        "battles/<id:pk>/revert/",
         postbattle.BattleRevertView.as_view(),
         name="api-battle-revert",
     ),
-    path("jobs/<int:pk>/", postbattle.JobDetailView.as_view(), name="api-job-detail"),
+    path("jobs/<id:pk>/", postbattle.JobDetailView.as_view(), name="api-job-detail"),
     path("decisions/", postbattle.DecisionListView.as_view(), name="api-decision-list"),
     path(
-        "decisions/<int:pk>/answer/",
+        "decisions/<id:pk>/answer/",
         postbattle.DecisionAnswerView.as_view(),
         name="api-decision-answer",
     ),

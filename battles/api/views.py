@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from annuminas.converters import IdConverter, parse_id
 from warbands.models import Warband
 
 from .. import selectors, services
@@ -256,7 +257,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         """Points, then opponents' points, enemies put out of action, rating. ``?format=csv``."""
         campaign = self.get_object()
         number = request.query_params.get("round")
-        number = int(number) if number and number.isdigit() else None
+        number = parse_id(number)
         rows = services.standings_compute(campaign=campaign, round=number)
         if request.accepted_renderer.format == "csv":
             players = {m.warband_id: m.user.username for m in campaign.memberships.all()}
@@ -300,6 +301,8 @@ class BattleFilter(filters.FilterSet):
 class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Battles of the campaigns the caller may see. Writes take the ``version`` the client read
     (or ``If-Match`` with the ETag): a stale one answers 409."""
+
+    lookup_value_regex = IdConverter.regex  # ids only: a text id is a 404, never a 500
 
     serializer_class = s.BattleSerializer
     filterset_class = BattleFilter

@@ -44,6 +44,7 @@ FLEE_DICE = "5D6"
 FAST_FLEE_DICE = "8D6"
 FAST_MOVER_CM = 15
 
+ATTRIBUTES = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 WARRIOR_STATUSES = ("standing", "knocked_down", "stunned", "out_of_action", "fleeing", "hidden")
 TERRAINS = ("open", "difficult", "very_difficult")
 
@@ -88,9 +89,20 @@ def _whole(name: str, value: Any, low: int = 0, high: int = 10) -> int:
     return value
 
 
+MAX_DISTANCE_CM = 10_000  # a table is a couple of metres; anything past this is a typo
+
+
 def _distance(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise SpecError(_("%(field)s must be a distance in cm (0 or more)."), field=name)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 <= value <= MAX_DISTANCE_CM
+    ):
+        raise SpecError(
+            _("%(field)s must be a distance in cm, from 0 to %(max)d."),
+            field=name,
+            max=MAX_DISTANCE_CM,
+        )
     return value
 
 
@@ -222,6 +234,12 @@ def attribute_check(
 ) -> CheckResult:
     """Chequeo de atributo: 1D6 ≤ the value passes; a 6 always fails; a value of 0 always fails."""
     _whole("value", value)
+    if attribute not in ATTRIBUTES:
+        raise SpecError(
+            _("attribute must be one of %(choices)s."),
+            field="attribute",
+            choices=", ".join(ATTRIBUTES),
+        )
     ex = Explainer(dice)
     passed = _attribute_roll(ex, dice, value, attribute, purpose)
     return _result("attribute", ex, passed, "passed" if passed else "failed", value=value)
@@ -1080,7 +1098,7 @@ def run_check(kind: str, params: Mapping[str, Any], *, dice: Dice) -> Any:
         raise SpecError(_("%(name)s is required."), field=missing[0], name=missing[0])
     try:
         return function(**params, dice=dice)
-    except TypeError as error:  # a list where a number was expected, and similar
+    except (TypeError, AttributeError) as error:  # a list where a number was expected…
         raise SpecError(
             _("Bad parameter types: %(error)s."), field="params", error=str(error)
         ) from error

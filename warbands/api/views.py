@@ -33,6 +33,8 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse as api_reverse
 from rest_framework.views import APIView
 
+from annuminas.converters import IdConverter
+
 from .. import services
 from ..models import (
     Equipment,
@@ -86,9 +88,12 @@ def expected_version(request, *, required: bool = False) -> int | None:
             )
         return None
     try:
-        return int(version)
-    except (TypeError, ValueError) as exc:
+        number = int(version)
+    except (TypeError, ValueError, OverflowError) as exc:
         raise DRFValidationError({"version": [_("The version must be a whole number.")]}) from exc
+    if not 0 <= number < 2**31:
+        raise DRFValidationError({"version": [_("The version must be a whole number.")]})
+    return number
 
 
 def result(warband_id: int, *, status_code: int = status.HTTP_200_OK, **objects) -> Response:
@@ -187,6 +192,9 @@ class CatalogueRootView(APIView):
                 "special_rules": api_reverse("api-special-rule-list", request=request),
             }
         )
+
+
+ID_REGEX = IdConverter.regex
 
 
 class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
@@ -341,6 +349,7 @@ class WarbandViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet,
 ):
+    lookup_value_regex = ID_REGEX  # ids only: a text id is a 404, never a 500
     serializer_class = s.WarbandSerializer
     filterset_class = WarbandFilter
     ordering_fields = ["name", "rating", "treasury", "updated_at"]

@@ -1,0 +1,113 @@
+"""Requests that once answered 500 (found by fuzzing the OpenAPI schema): now 400/404 in the one
+error shape, with nothing written."""
+
+import json
+
+import pytest
+
+from battles.models import Campaign
+from tests.battles.factories import *  # noqa: F403 - league fixtures
+from tests.battles.factories import first_battle
+
+pytestmark = pytest.mark.django_db
+
+HUGE = 10**30
+
+
+def shaped(response, *statuses):
+    assert response.status_code in statuses, (response.status_code, response.content[:300])
+    body = json.loads(response.content)
+    assert set(body["error"]) == {"code", "message", "fields"}
+    return body["error"]
+
+
+@pytest.fixture
+def organiser_client(league, api_client):
+    api_client.force_authenticate(league.organiser)
+    return api_client
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/battles/AAA/",
+        "/api/v1/battles/AAA/events/",
+        "/api/v1/warbands/AAA/sheet/",
+        f"/api/v1/warbands/{HUGE}/fighters/1/",
+        f"/api/v1/warbands/{HUGE}/groups/1/",
+        "/api/v1/warbands/1/fighters/²/",
+    ],
+)
+def test_malformed_or_huge_ids_in_urls_are_404(organiser_client, path):
+    shaped(organiser_client.get(path), 404)
+
+
+def test_huge_ids_in_bodies_are_400(organiser_client, league):
+    battle = first_battle(league)
+    error = shaped(
+        organiser_client.post(
+            f"/api/v1/battles/{battle.pk}/report/",
+            {"winners": [HUGE], "participants": [{"warband": 1, "fighters": [HUGE]}]},
+            format="json",
+        ),
+        400,
+    )
+    assert error["fields"]
+
+
+def test_huge_or_infinite_versions_are_400(organiser_client, league, api_client):
+    warband = league.warband(0)
+    owner = api_client
+    owner.force_authenticate(league.user(0))
+    fighter = warband.fighters.first()
+    for version in (HUGE, "1e400", -1):
+        response = owner.post(
+            f"/api/v1/warbands/{warband.pk}/fighters/{fighter.pk}/retire/",
+            data=f'{{"version": {version}}}',
+            content_type="application/json",
+        )
+        shaped(response, 400)
+    fighter.refresh_from_db()
+    assert fighter.status == "active"
+
+
+def test_deeply_nested_json_is_a_parse_error(api_client):
+    body = '{"expression": ' + "[" * 3000 + "]" * 3000 + "}"
+    shaped(api_client.post("/api/v1/rules/roll/", data=body, content_type="application/json"), 400)
+
+
+def test_superscript_digits_are_not_ids(organiser_client, league):
+    response = organiser_client.get(
+        f"/api/v1/campaigns/{league.campaign.slug}/standings/?round=%C2%B2"
+    )
+    assert response.status_code == 200  # an unknown round means "overall"
+    shaped(organiser_client.post("/api/v1/campaigns/%C2%B2/rounds/1/resolve/"), 404)
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload", "field"),
+    [
+        ("attribute", {"value": 4, "attribute": 0}, "attribute"),
+        ("charge", {"movement_cm": 1e308}, "movement_cm"),
+        ("run", {"movement_cm": -1}, "movement_cm"),
+    ],
+)
+def test_odd_check_parameters_are_400(api_client, kind, payload, field):
+    error = shaped(api_client.post(f"/api/v1/rules/checks/{kind}/", payload, format="json"), 400)
+    assert field in error["fields"]
+
+
+def test_malformed_campaign_tables_are_refused(organiser_client, league):
+    response = organiser_client.patch(
+        f"/api/v1/campaigns/{league.campaign.slug}/",
+        {"tables": {"hero_advances": {"x": []}}},
+        format="json",
+    )
+    shaped(response, 400)
+    response = organiser_client.patch(
+        f"/api/v1/campaigns/{league.campaign.slug}/",
+        {"tables": {"henchman_injuries": [{"min": 3, "max": 1, "result": "dead"}]}},
+        format="json",
+    )
+    assert "tables" in shaped(response, 400)["fields"]
+    assert Campaign.objects.get(pk=league.campaign.pk).tables == {}
