@@ -590,7 +590,10 @@ def pairings_generate(*, round: Round, by, method: str) -> list[Battle]:
 
 
 def _pairing_warbands(campaign: Campaign, round: Round | None, warband_ids, exclude_battle=None):
-    warband_ids = list(dict.fromkeys(int(w) for w in warband_ids))
+    given = [int(w) for w in warband_ids]
+    warband_ids = list(dict.fromkeys(given))
+    if len(warband_ids) != len(given):
+        raise ValidationError({"warbands": _("A warband cannot face itself.")})
     if not 1 <= len(warband_ids) <= MAX_PARTICIPANTS:
         raise ValidationError(
             {"warbands": _("A battle has two to four warbands (one alone is a bye).")}

@@ -35,9 +35,11 @@ ETAG_VERSION = re.compile(r'-v(\d+)"?$')
 
 def _expected_version(request, data: dict) -> int | None:
     """The version the client last read: ``If-Match`` (our ETag) or ``version`` in the body."""
-    header = request.headers.get("If-Match", "")
-    match = ETAG_VERSION.search(header.strip())
-    if match:
+    header = request.headers.get("If-Match", "").strip()
+    if header:
+        match = ETAG_VERSION.search(header)
+        if not match or len(match.group(1)) > 9:
+            raise ValidationError({"version": [_("If-Match is not a battle ETag.")]})
         return int(match.group(1))
     return data.get("version")
 

@@ -111,3 +111,25 @@ def test_malformed_campaign_tables_are_refused(organiser_client, league):
     )
     assert "tables" in shaped(response, 400)["fields"]
     assert Campaign.objects.get(pk=league.campaign.pk).tables == {}
+
+
+def test_a_malformed_if_match_on_a_battle_is_400(organiser_client, league):
+    battle = first_battle(league)
+    response = organiser_client.put(
+        f"/api/v1/battles/{battle.pk}/pairing/",
+        {"warbands": [league.warband(0).pk, league.warband(1).pk]},
+        format="json",
+        HTTP_IF_MATCH="x",
+    )
+    assert "version" in shaped(response, 400)["fields"]
+
+
+def test_a_warband_cannot_be_paired_with_itself(organiser_client, league):
+    battle = first_battle(league)
+    own = league.warband(0).pk
+    response = organiser_client.put(
+        f"/api/v1/battles/{battle.pk}/pairing/", {"warbands": [own, own]}, format="json"
+    )
+    shaped(response, 400)
+    battle.refresh_from_db()
+    assert battle.participants.count() == 2 and not battle.is_bye
