@@ -775,6 +775,41 @@ def _fall_outcome(
     return _result(kind, ex, False, "falls", **details)
 
 
+def _jump_tests(
+    kind: str,
+    ex: Explainer,
+    dice: Dice,
+    initiative: int,
+    height_cm: float,
+    toughness: int | None,
+    wounds: int,
+    *,
+    purpose: str,
+) -> tuple[int, CheckResult | None]:
+    """One Iniciativa test per full 5 cm jumped; the first failure is a fall from the height.
+    Returns the number of tests and, when he fell, the result to answer with."""
+    tests = int(height_cm // JUMP_STEP_CM)
+    ex.add(
+        "jump.tests",
+        _("%(height)s cm: %(tests)d Iniciativa test(s)."),
+        height=_number(height_cm),
+        tests=tests,
+    )
+    for _n in range(tests):
+        if not _attribute_roll(ex, dice, initiative, "i", purpose):
+            fell = _fall_outcome(
+                kind,
+                ex,
+                dice,
+                height_cm=height_cm,
+                toughness=toughness,
+                wounds=wounds,
+                tests=tests,
+            )
+            return tests, fell
+    return tests, None
+
+
 def jump_down(
     *,
     initiative: int,
@@ -792,24 +827,11 @@ def jump_down(
     if height_cm > MAX_JUMP_CM:
         ex.add("jump.too_high", _("He may jump down at most %(max)d cm."), max=MAX_JUMP_CM)
         return _result("jump", ex, None, "not_allowed")
-    tests = int(height_cm // JUMP_STEP_CM)
-    ex.add(
-        "jump.tests",
-        _("%(height)s cm: %(tests)d Iniciativa test(s)."),
-        height=_number(height_cm),
-        tests=tests,
+    tests, fell = _jump_tests(
+        "jump", ex, dice, initiative, height_cm, toughness, wounds, purpose="jump down"
     )
-    for _n in range(tests):
-        if not _attribute_roll(ex, dice, initiative, "i", "jump down"):
-            return _fall_outcome(
-                "jump",
-                ex,
-                dice,
-                height_cm=height_cm,
-                toughness=toughness,
-                wounds=wounds,
-                tests=tests,
-            )
+    if fell is not None:
+        return fell
     return _result("jump", ex, True, "lands", tests=tests)
 
 
@@ -840,24 +862,11 @@ def diving_charge(
             reach=DIVING_CHARGE_REACH_CM,
         )
         return _result("diving-charge", ex, None, "not_allowed")
-    tests = int(height_cm // JUMP_STEP_CM)
-    ex.add(
-        "jump.tests",
-        _("%(height)s cm: %(tests)d Iniciativa test(s)."),
-        height=_number(height_cm),
-        tests=tests,
+    tests, fell = _jump_tests(
+        "diving-charge", ex, dice, initiative, height_cm, toughness, wounds, purpose="diving charge"
     )
-    for _n in range(tests):
-        if not _attribute_roll(ex, dice, initiative, "i", "diving charge"):
-            return _fall_outcome(
-                "diving-charge",
-                ex,
-                dice,
-                height_cm=height_cm,
-                toughness=toughness,
-                wounds=wounds,
-                tests=tests,
-            )
+    if fell is not None:
+        return fell
     ex.add("diving_charge.bonus", _("Diving charge: +1 F and +1 to hit in the next combat phase."))
     return _result(
         "diving-charge", ex, True, "charges", strength_bonus=1, to_hit_bonus=1, tests=tests
