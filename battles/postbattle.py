@@ -41,6 +41,7 @@ from rules.engine import (
     sell_finds,
     serious_injury,
 )
+from rules.engine.postbattle import blindness_retires, injury_characteristic_change
 from warbands import services as roster
 from warbands.models import PROFILE_FIELDS, Equipment, Fighter, Skill, Warband
 from warbands.postbattle import (
@@ -537,10 +538,9 @@ class _Sequence:
 
     def _injury_characteristic(self, fighter: Fighter, effect: dict) -> None:
         fighter.refresh_from_db()
-        current = getattr(fighter, effect["field"])
-        delta = effect["delta"]
-        if current + delta < 1 and effect["field"] != "m":
-            delta = 1 - current  # a characteristic never drops below 1 from an injury
+        delta = injury_characteristic_change(
+            field=effect["field"], current=getattr(fighter, effect["field"]), delta=effect["delta"]
+        )
         if delta:
             roster.fighter_apply_profile_change(
                 fighter=fighter, characteristic=effect["field"], delta=delta, source=self.result
@@ -555,7 +555,7 @@ class _Sequence:
                 injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
             )
             fighter.blinded_now = getattr(fighter, "blinded_now", 0) + 1
-        if rule == "blinded_in_one_eye" and seen:
+        if rule == "blinded_in_one_eye" and blindness_retires(eyes_lost_before=seen):
             roster.fighter_set_status(fighter=fighter, status="retired", source=self.result)
             fighter.status = "retired"
             self.recorder.add("retired", who=fighter.name, fighter_id=fighter.pk)

@@ -666,3 +666,19 @@ def warband_rating(*, warriors: Sequence[Mapping[str, Any]]) -> int:
         total += RATING_PER_LARGE_CREATURE if warrior.get("large") else RATING_PER_WARRIOR
         total += _count("experience", warrior.get("experience", 0))
     return total
+
+
+# Applying injuries ---------------------------------------------------------------------------
+
+
+def injury_characteristic_change(*, field: str, current: float, delta: float) -> float:
+    """How much an injury really takes: a characteristic never drops below 1 from an injury
+    (M, in cm, may fall further: a crippled warrior still crawls)."""
+    if field != "m" and current + delta < 1:
+        return 1 - current
+    return delta
+
+
+def blindness_retires(*, eyes_lost_before: int) -> bool:
+    """Ciego de un ojo: a warrior who loses his second eye retires (RULES-REFERENCE §5)."""
+    return eyes_lost_before >= 1
