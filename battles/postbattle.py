@@ -34,14 +34,15 @@ from rules.engine import (
     Dice,
     RulesError,
     battle_experience,
+    blindness_retires,
     exploration,
     henchman_advance,
     henchman_injury,
     hero_advance,
+    injury_characteristic_change,
     sell_finds,
     serious_injury,
 )
-from rules.engine.postbattle import blindness_retires, injury_characteristic_change
 from warbands import services as roster
 from warbands.models import PROFILE_FIELDS, Equipment, Fighter, Skill, Warband
 from warbands.postbattle import (

@@ -24,7 +24,8 @@ Modules and public API:
 * :mod:`~rules.engine.challenges` — optional "Desafíos" rule (seed 004).
 * :mod:`~rules.engine.postbattle` — ``serious_injury``, ``henchman_injury``,
   ``battle_experience``, ``underdog_bonus``, ``advances_earned``, ``hero_advance``,
-  ``henchman_advance``, ``exploration``, ``sell_finds``, ``warband_rating``, ``TableResult``.
+  ``henchman_advance``, ``exploration``, ``sell_finds``, ``warband_rating``, ``TableResult``,
+  ``injury_characteristic_change``, ``blindness_retires``.
 """
 
 from rules.engine.challenges import (
@@ -89,10 +90,12 @@ from rules.engine.postbattle import (
     TableResult,
     advances_earned,
     battle_experience,
+    blindness_retires,
     exploration,
     henchman_advance,
     henchman_injury,
     hero_advance,
+    injury_characteristic_change,
     sell_finds,
     serious_injury,
     underdog_bonus,
@@ -142,6 +145,7 @@ __all__ = [
     "all_alone_test",
     "attribute_check",
     "battle_experience",
+    "blindness_retires",
     "challenge_allowed",
     "challenge_overkill",
     "charge",
@@ -162,6 +166,7 @@ __all__ = [
     "henchman_advance",
     "henchman_injury",
     "hero_advance",
+    "injury_characteristic_change",
     "jump_down",
     "jump_gap",
     "killing_blow_wounds",
