@@ -4,6 +4,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from rules.engine import WEAPONS
 from warbands.content_loader import DEFAULT_PACK_PATH, content_pack_load
 from warbands.models import ContentPack, Equipment, FighterType, Race, WarbandType
 
@@ -22,34 +23,8 @@ BOOK_WARBANDS = {
     "Hombres de las Colinas",
     "Nórdicos de Rhovanion",
 }
-CONTRACT_EQUIPMENT = [
-    "daga",
-    "maza",
-    "martillo",
-    "hacha",
-    "espada",
-    "lanza",
-    "alabarda",
-    "mangual",
-    "lucero-del-alba",
-    "mayal",
-    "arma-a-dos-manos",
-    "lanza-de-caballeria",
-    "arco-corto",
-    "arco",
-    "arco-largo",
-    "arco-elfico",
-    "ballesta",
-    "honda",
-    "cuchillos-arrojadizos",
-    "armadura-ligera",
-    "armadura-pesada",
-    "armadura-enana",
-    "cota-de-mithril",
-    "escudo",
-    "escudo-pequeno",
-    "yelmo",
-]
+# Every weapon and armour the rules engine knows must be in the catalogue, by the same slug.
+CONTRACT_EQUIPMENT = sorted(WEAPONS)
 
 
 def test_default_pack_has_the_books_warbands(content):
