@@ -168,9 +168,9 @@ class BattleSerializer(serializers.ModelSerializer):
     campaign = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     round = serializers.IntegerField(source="round.number", read_only=True, default=None)
     participants = ParticipantSerializer(many=True, read_only=True)
-    reported_by = serializers.StringRelatedField()
-    confirmed_by = serializers.StringRelatedField()
-    disputed_by = serializers.StringRelatedField()
+    reported_by = serializers.StringRelatedField(allow_null=True)
+    confirmed_by = serializers.StringRelatedField(allow_null=True)
+    disputed_by = serializers.StringRelatedField(allow_null=True)
     url = serializers.HyperlinkedIdentityField(view_name="api-battle-detail")
     can = serializers.SerializerMethodField()
 
@@ -348,3 +348,10 @@ class StandingSerializer(serializers.Serializer):
     points = serializers.IntegerField()
     opponents_points = serializers.IntegerField()
     enemies_out_of_action = serializers.IntegerField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    """The standings answer: the round they are after (null: all rounds) and every row."""
+
+    round = serializers.IntegerField(allow_null=True)
+    results = StandingSerializer(many=True)

@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -248,7 +249,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             OpenApiParameter("round", int, description="Standings after this round."),
             OpenApiParameter("format", str, enum=["json", "csv"]),
         ],
-        responses=s.StandingSerializer(many=True),
+        responses={
+            (200, "application/json"): s.StandingsSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
     )
     @action(
         detail=True,

@@ -107,7 +107,9 @@ class EquipmentListSerializer(serializers.ModelSerializer):
 class FighterTypeSerializer(serializers.ModelSerializer):
     warband_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     race = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    equipment_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    equipment_list = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True
+    )
     skill_lists = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
     profile = serializers.SerializerMethodField()
 
@@ -402,4 +404,4 @@ class WarbandWriteResultSerializer(serializers.Serializer):
     ledger_entry = LedgerEntrySerializer(required=False)
 
 
-from .import_format import WarbandImportSerializer  # noqa: E402,F401 - the checked format
+from ..import_format import WarbandImportSerializer  # noqa: E402,F401 - the checked format

@@ -1,0 +1,98 @@
+"""The OpenAPI schema tells the truth: real responses validate against what it declares.
+
+Each test takes a response that once contradicted /api/v1/schema/ (a null where a string was
+declared, an object where a paginated list was declared) and validates it against the schema of
+that operation, as schemathesis does in CI (.ci/fuzz).
+"""
+
+from __future__ import annotations
+
+import pytest
+from openapi_schema_validator import OAS30Validator
+from rest_framework.test import APIClient
+
+from battles import services
+from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
+from tests.battles.factories import first_battle, simple_report
+from warbands.models import FighterType
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker) -> dict:
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def assert_matches(schema: dict, path: str, response, method: str = "get") -> None:
+    """``response`` (JSON) is valid for the declared ``method path`` answer of its status."""
+    operation = schema["paths"][path][method]
+    declared = operation["responses"][str(response.status_code)]
+    body_schema = declared["content"]["application/json"]["schema"]
+    # Refs like #/components/schemas/X resolve against this document's root.
+    document = {**body_schema, "components": schema["components"]}
+    errors = sorted(OAS30Validator(document).iter_errors(response.json()), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_battle_by_nobody_yet_matches_the_schema(schema, league):
+    """A scheduled battle has no reporter, confirmer or disputer: null, declared nullable."""
+    battle = first_battle(league)
+    client = client_for(league.organiser)
+
+    detail = client.get(f"/api/v1/battles/{battle.pk}/")
+    listing = client.get("/api/v1/battles/")
+
+    assert detail.json()["reported_by"] is None
+    assert_matches(schema, "/api/v1/battles/{id}/", detail)
+    assert_matches(schema, "/api/v1/battles/", listing)
+
+
+def test_reported_battle_matches_the_schema(schema, league):
+    battle = first_battle(league)
+    services.battle_report(
+        battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
+    )
+
+    detail = client_for(league.user(1)).get(f"/api/v1/battles/{battle.pk}/")
+
+    assert detail.json()["reported_by"] == league.user(0).username
+    assert detail.json()["confirmed_by"] is None
+    assert_matches(schema, "/api/v1/battles/{id}/", detail)
+
+
+def test_fighter_type_without_equipment_list_matches_the_schema(schema, league):
+    fighter_type = FighterType.objects.order_by("pk").first()
+    FighterType.objects.filter(pk=fighter_type.pk).update(equipment_list=None)
+
+    detail = client_for(league.organiser).get(
+        f"/api/v1/catalogue/fighter-types/{fighter_type.slug}/"
+    )
+
+    assert detail.status_code == 200
+    assert detail.json()["equipment_list"] is None
+    assert_matches(schema, "/api/v1/catalogue/fighter-types/{slug}/", detail)
+
+
+def test_standings_are_declared_as_they_are_answered(schema, league):
+    """Standings answer ``{"round", "results"}``, not a page (no count/next/previous)."""
+    path = "/api/v1/campaigns/{slug}/standings/"
+    standings = client_for(league.organiser).get(
+        f"/api/v1/campaigns/{league.campaign.slug}/standings/"
+    )
+
+    assert set(standings.json()) == {"round", "results"}
+    assert len(standings.json()["results"]) == 2
+    assert_matches(schema, path, standings)
+    declared = schema["paths"][path]["get"]["responses"]["200"]["content"]
+    assert "page" not in {p["name"] for p in schema["paths"][path]["get"].get("parameters", [])}
+    assert declared["text/csv"]["schema"]["type"] == "string"
