@@ -9,19 +9,32 @@ from django.utils.translation import gettext as _
 
 from .standings import Row
 
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
 
 def _cell(value):
-    """Text that a spreadsheet would run as a formula is quoted (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """Text that a spreadsheet would run as a formula gets a leading apostrophe (OWASP "CSV
+    injection"). Numbers stay numbers: a rating of -3 is data, the text "-3" is not trusted."""
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
         return "'" + value
     return value
+
+
+class SafeCsvWriter:
+    """``csv.writer`` whose every cell goes through :func:`_cell`: the one way to write CSV here."""
+
+    def __init__(self, buffer: io.StringIO):
+        self._writer = csv.writer(buffer)
+
+    def writerow(self, row) -> None:
+        self._writer.writerow([_cell(value) for value in row])
 
 
 def standings_csv(rows: list[Row], *, players: dict | None = None) -> str:
     """CSV text; ``players`` maps a warband id to its player's username."""
     players = players or {}
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = SafeCsvWriter(buffer)
     writer.writerow(
         [
             _("Rank"),

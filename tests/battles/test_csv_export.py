@@ -1,0 +1,79 @@
+"""Every CSV export neutralises spreadsheet formulas (OWASP "CSV injection"), issue 9 defect 6."""
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from battles.exports import _cell
+from tests.battles.factories import *  # noqa: F403 - league fixtures
+from warbands.models import Warband
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE_NAMES = [
+    '=HYPERLINK("http://evil.example","x")',
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "\t=1+1",
+    "\r=1+1",
+]
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.fixture
+def hostile_league(league):
+    """Both warbands and one player's username start with formula characters."""
+    Warband.objects.filter(pk=league.warband(0).pk).update(name=HOSTILE_NAMES[0])
+    Warband.objects.filter(pk=league.warband(1).pk).update(name=HOSTILE_NAMES[3])
+    player = league.user(1)
+    player.username = "-cmd"
+    player.save(update_fields=["username"])
+    return league
+
+
+def _assert_neutralised(text: str) -> None:
+    rows = _rows(text)
+    body = {cell for row in rows[1:] for cell in row}
+    assert "'" + HOSTILE_NAMES[0] in body
+    assert "'" + HOSTILE_NAMES[3] in body
+    assert "'-cmd" in body
+    for row in rows:
+        for cell in row:
+            # Numbers (rank, points, rating) stay numbers; only text is quoted.
+            if cell.lstrip("-").isdigit():
+                continue
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+def test_standings_page_export_neutralises_formulas(hostile_league):
+    client = APIClient()
+    client.force_login(hostile_league.user(0))
+    response = client.get(reverse("campaign-standings-csv", args=[hostile_league.campaign.slug]))
+    assert response.status_code == 200
+    _assert_neutralised(response.content.decode())
+
+
+def test_standings_api_csv_neutralises_formulas(hostile_league):
+    client = APIClient()
+    client.force_authenticate(hostile_league.user(0))
+    response = client.get(f"/api/v1/campaigns/{hostile_league.campaign.slug}/standings/?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    _assert_neutralised(response.content.decode())
+
+
+@pytest.mark.parametrize("text", HOSTILE_NAMES)
+def test_text_starting_with_a_formula_character_gets_an_apostrophe(text):
+    assert _cell(text) == "'" + text
+
+
+@pytest.mark.parametrize("value", [-3, 0, 12, "Banda 1", "", "a=b", None])
+def test_numbers_and_plain_text_are_unchanged(value):
+    assert _cell(value) == value
