@@ -1,0 +1,227 @@
+"""The battle as it starts: who fights on each side, their profiles, and the rout thresholds.
+
+A setup is plain data (the ``setup`` entry of a battle log): each side is a warband with its
+fighters. The rout threshold of a side is a quarter of its starting warriors, rounded up (seed
+000, "El Chequeo de Retirada": "una cuarta parte (25%) o más"; twelve warriors → three).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine.i18n import gettext_noop as _
+from rules.engine.tracker.errors import TrackerError
+
+MAX_SIDES = 4
+MAX_FIGHTERS = 40
+PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
+FEAR = "fear"
+STUPIDITY = "stupidity"
+IMMUNE_TO_FEAR = frozenset({"fear", "immune-fear", "immune-psychology"})
+
+
+def rout_threshold(warriors: int) -> int:
+    """Chequeo de Retirada: out of action from a quarter (25 %) of the starting warriors, rounded
+    up, the warband tests at the start of each of its turns (12 warriors → 3)."""
+    if isinstance(warriors, bool) or not isinstance(warriors, int) or warriors < 1:
+        raise TrackerError(
+            _("A warband needs at least one warrior."), code="setup.no_fighters", field="sides"
+        )
+    return math.ceil(warriors / 4)
+
+
+@dataclass(frozen=True)
+class FighterSetup:
+    """One warrior as he starts the battle (``id`` is his roster id)."""
+
+    id: int
+    side: int
+    name: str
+    profile: Mapping[str, Any]
+    leader: bool = False
+    hero: bool = False
+    rules: tuple[str, ...] = ()
+    equipment: tuple[str, ...] = ()
+
+    @property
+    def leadership(self) -> int:
+        return int(self.profile.get("ld", 7))
+
+    @property
+    def wounds(self) -> int:
+        return int(self.profile.get("w", 1))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "profile": dict(self.profile),
+            "leader": self.leader,
+            "hero": self.hero,
+            "rules": list(self.rules),
+            "equipment": list(self.equipment),
+        }
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    warband: int
+    name: str
+    fighters: tuple[FighterSetup, ...]
+
+    @property
+    def rout_threshold(self) -> int:
+        return rout_threshold(len(self.fighters))
+
+    @property
+    def leader(self) -> FighterSetup | None:
+        return next((f for f in self.fighters if f.leader), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "warband": self.warband,
+            "name": self.name,
+            "rout_threshold": self.rout_threshold,
+            "fighters": [f.to_dict() for f in self.fighters],
+        }
+
+
+@dataclass(frozen=True)
+class BattleSetupData:
+    """Every side in the order they move (``sides[0]`` moves first), and the scenario."""
+
+    sides: tuple[SideSetup, ...]
+    scenario: str = ""
+    attacker: int | None = None
+    underdog: Mapping[int, int] | None = None
+
+    def side(self, warband: int) -> SideSetup:
+        return next(s for s in self.sides if s.warband == warband)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "attacker": self.attacker,
+            "underdog": {str(k): v for k, v in (self.underdog or {}).items()},
+            "sides": [s.to_dict() for s in self.sides],
+        }
+
+
+def _whole(value: Any, field: str, low: int = 0, high: int = 10**9) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TrackerError(
+            _("%(field)s must be a whole number from %(low)d to %(high)d."),
+            code="setup.invalid",
+            field=field,
+            low=low,
+            high=high,
+        )
+    return value
+
+
+def _fighter(data: Any, side: int, index: str) -> FighterSetup:
+    if not isinstance(data, Mapping):
+        raise TrackerError(_("Each fighter is an object."), code="setup.invalid", field=index)
+    profile = data.get("profile") or {}
+    if not isinstance(profile, Mapping):
+        raise TrackerError(
+            _("A profile is an object."), code="setup.invalid", field=f"{index}.profile"
+        )
+    clean = {}
+    for name in PROFILE_FIELDS:
+        if name in profile:
+            value = profile[name]
+            if name == "m" and isinstance(value, float) and value.is_integer():
+                value = int(value)
+            clean[name] = _whole(value, f"{index}.profile.{name}", 0, 30 if name == "m" else 10)
+    rules = data.get("rules") or ()
+    equipment = data.get("equipment") or ()
+    if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
+        raise TrackerError(
+            _("Special rules are a list of names."), code="setup.invalid", field=f"{index}.rules"
+        )
+    if not isinstance(equipment, list | tuple) or not all(isinstance(e, str) for e in equipment):
+        raise TrackerError(
+            _("Equipment is a list of names."), code="setup.invalid", field=f"{index}.equipment"
+        )
+    return FighterSetup(
+        id=_whole(data.get("id"), f"{index}.id", 1),
+        side=side,
+        name=str(data.get("name") or data.get("id"))[:80],
+        profile=clean,
+        leader=bool(data.get("leader")),
+        hero=bool(data.get("hero")),
+        rules=tuple(rules),
+        equipment=tuple(equipment),
+    )
+
+
+def setup_from_dict(data: Any) -> BattleSetupData:
+    """Validate a setup payload (two to four sides, each with warriors, one leader at most)."""
+    if not isinstance(data, Mapping):
+        raise TrackerError(_("The setup is an object."), code="setup.invalid", field="setup")
+    raw_sides = data.get("sides")
+    if not isinstance(raw_sides, list | tuple) or not 2 <= len(raw_sides) <= MAX_SIDES:
+        raise TrackerError(
+            _("A battle has from 2 to %(max)d warbands."),
+            code="setup.sides",
+            field="sides",
+            max=MAX_SIDES,
+        )
+    sides: list[SideSetup] = []
+    seen_fighters: set[int] = set()
+    for number, raw in enumerate(raw_sides):
+        if not isinstance(raw, Mapping):
+            raise TrackerError(_("Each side is an object."), code="setup.invalid", field="sides")
+        warband = _whole(raw.get("warband"), f"sides.{number}.warband", 1)
+        raw_fighters = raw.get("fighters")
+        if not isinstance(raw_fighters, list | tuple) or not raw_fighters:
+            raise TrackerError(
+                _("Every warband needs at least one warrior."),
+                code="setup.no_fighters",
+                field=f"sides.{number}.fighters",
+            )
+        if len(raw_fighters) > MAX_FIGHTERS:
+            raise TrackerError(
+                _("At most %(max)d warriors per warband."),
+                code="setup.too_many",
+                field=f"sides.{number}.fighters",
+                max=MAX_FIGHTERS,
+            )
+        fighters = tuple(
+            _fighter(item, warband, f"sides.{number}.fighters.{index}")
+            for index, item in enumerate(raw_fighters)
+        )
+        if sum(1 for f in fighters if f.leader) > 1:
+            raise TrackerError(
+                _("A warband has one leader."), code="setup.leaders", field=f"sides.{number}"
+            )
+        for fighter in fighters:
+            if fighter.id in seen_fighters:
+                raise TrackerError(
+                    _("Fighter %(id)d is listed twice."),
+                    code="setup.duplicate",
+                    field=f"sides.{number}.fighters",
+                    id=fighter.id,
+                )
+            seen_fighters.add(fighter.id)
+        sides.append(SideSetup(warband, str(raw.get("name") or warband)[:80], fighters))
+    if len({s.warband for s in sides}) != len(sides):
+        raise TrackerError(
+            _("A warband cannot fight itself."), code="setup.duplicate", field="sides"
+        )
+    attacker = data.get("attacker")
+    if attacker is not None and attacker not in {s.warband for s in sides}:
+        raise TrackerError(
+            _("The attacker must be one of the warbands."), code="setup.invalid", field="attacker"
+        )
+    underdog = {int(k): int(v) for k, v in (data.get("underdog") or {}).items()}
+    return BattleSetupData(
+        sides=tuple(sides),
+        scenario=str(data.get("scenario") or "")[:120],
+        attacker=attacker,
+        underdog=underdog,
+    )
