@@ -6,8 +6,12 @@ companion apps can ask for English explanations without a cookie.
 """
 
 from django.conf import settings
+from django.http import HttpResponseBadRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .api.errors import json_error_response
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):
@@ -22,3 +26,27 @@ class SiteLocaleMiddleware(LocaleMiddleware):
                     language = from_header
         translation.activate(language or settings.LANGUAGE_CODE)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class RejectNullBytesMiddleware:
+    """A NUL byte in the path or the query string is refused with 400 before any view runs.
+
+    No URL, slug, token or filter value of this site contains one, and PostgreSQL refuses NUL in
+    text, so such a request used to reach the database and fail there with a 500.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.path or _query_has_null(request):
+            message = _("The address contains a NUL character.")
+            if request.path.startswith("/api/"):
+                return json_error_response(400, "bad_request", message)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+def _query_has_null(request) -> bool:
+    query = request.META.get("QUERY_STRING", "")
+    return "%00" in query or "\x00" in query

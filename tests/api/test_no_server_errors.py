@@ -133,3 +133,33 @@ def test_a_warband_cannot_be_paired_with_itself(organiser_client, league):
     shaped(response, 400)
     battle.refresh_from_db()
     assert battle.participants.count() == 2 and not battle.is_bye
+
+
+NUL_API_URLS = [
+    "/api/v1/catalogue/equipment/%00/",
+    "/api/v1/campaigns/a%00b/",
+    "/api/v1/decisions/?status=%00",
+    "/api/v1/warbands/?search=a%00",
+]
+
+
+@pytest.mark.parametrize("path", NUL_API_URLS)
+def test_a_nul_byte_in_an_api_address_is_400(organiser_client, path):
+    error = shaped(organiser_client.get(path), 400)
+    assert error["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("path", NUL_API_URLS)
+def test_a_nul_byte_is_400_for_anonymous_callers_and_writes_too(api_client, path):
+    shaped(api_client.get(path), 400)
+    shaped(api_client.post(path, {}, format="json"), 400)
+
+
+@pytest.mark.parametrize(
+    "path", ["/share/abc%00def/", "/campaigns/a%00b/", "/warbands/?q=%00", "/rules/?x=%00"]
+)
+def test_a_nul_byte_in_a_page_address_is_400(client, league, path):
+    client.force_login(league.organiser)
+    response = client.get(path)
+    assert response.status_code == 400
+    assert "NUL" in response.content.decode()
