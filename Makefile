@@ -16,6 +16,8 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 ## Serve the app on the embedded default (SQLite file, Celery tasks in-process, demo content).
+## DEBUG=true lets every step use the development SECRET_KEY (settings refuse it otherwise).
+run: export DEBUG = true
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py bootstrap_demo
@@ -38,6 +40,7 @@ format: install
 	$(BIN)/ruff format .
 
 ## Regenerate and compile the translation catalogues (needs GNU gettext).
+messages: export DEBUG = true
 messages: install
 	$(BIN)/python manage.py makemessages -l es -l en --ignore=.venv --ignore=staticfiles --ignore=static
 	$(BIN)/python manage.py compilemessages --ignore=.venv

@@ -6,10 +6,13 @@ in-process, local-memory cache. Deployment: ``DATABASE_URL=postgres://…`` (psy
 below. ``python manage.py check --deploy`` is clean with production values (see .ci/run).
 """
 
+import os
+import sys
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -17,8 +20,22 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-# The fallback key is only for local development; production must set SECRET_KEY.
-SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-local-development-key-change-me")
+# The development key is public (it is in the repository): only DEBUG and the test run may use it.
+# Anything else without SECRET_KEY refuses to start rather than sign sessions, password-reset and
+# e-mail confirmation links with a key everybody knows.
+DEVELOPMENT_SECRET_KEY = "django-insecure-local-development-key-change-me"  # noqa: S105
+RUNNING_TESTS = "pytest" in sys.modules
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not (DEBUG or RUNNING_TESTS):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY to a long random value "
+            "(or DEBUG=true for local development, as `make run` does)."
+        )
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
+    if RUNNING_TESTS:
+        # Processes the test run starts (a real Celery worker) load these settings too.
+        os.environ["SECRET_KEY"] = SECRET_KEY
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

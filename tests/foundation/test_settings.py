@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import environ
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,6 +60,45 @@ def test_database_url_selects_postgresql_through_psycopg3():
     assert psycopg.__version__.startswith("3.")
 
 
+def _import_settings(env: dict[str, str]) -> subprocess.CompletedProcess:
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='annuminas.settings';"
+        "django.setup(); from django.conf import settings as s; print(s.SECRET_KEY[:16])"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    """The environment without any Django or deployment switch, plus ``extra``."""
+    unset = {"SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    env.update(extra)
+    return env
+
+
+@pytest.mark.parametrize("debug", [None, "false", "0"])
+def test_refuses_to_start_without_secret_key_when_debug_is_off(debug):
+    extra = {"DEBUG": debug} if debug is not None else {}
+    result = _import_settings(_clean_env(**extra))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_debug_may_use_the_development_key():
+    result = _import_settings(_clean_env(DEBUG="true"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django-insecure-"
+
+
+def test_a_secret_key_from_the_environment_is_used():
+    result = _import_settings(_clean_env(DEBUG="false", SECRET_KEY="s" * 60))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "s" * 16
+
+
 def test_embedded_default_in_a_clean_environment():
     code = (
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='annuminas.settings';"
@@ -66,7 +106,7 @@ def test_embedded_default_in_a_clean_environment():
         "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
         " s.CACHES['default']['BACKEND'].rsplit('.',1)[-1], s.LANGUAGE_CODE)"
     )
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env = _clean_env(DEBUG="true")  # what `make run` sets
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
