@@ -3,6 +3,7 @@ and raises :class:`~rules.engine.errors.SpecError` naming the field it refuses."
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine.errors import SpecError
@@ -27,3 +28,17 @@ def true_or_false(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise SpecError(_("%(field)s must be true or false."), field=name)
     return value
+
+
+def spec_fields(
+    spec: Any,
+    *,
+    numbers: Mapping[str, tuple[int, int]] | None = None,
+    flags: Sequence[str] = (),
+) -> None:
+    """Check a spec's fields by name: ``numbers`` maps each whole-number field to its
+    ``(low, high)`` range (checked first, in order), ``flags`` lists its bool fields."""
+    for name, (low, high) in (numbers or {}).items():
+        whole_number(name, getattr(spec, name), low, high)
+    for name in flags:
+        true_or_false(name, getattr(spec, name))
