@@ -1,7 +1,17 @@
-"""Project-level tasks."""
+"""Project-level tasks, and the one way to queue follow-up work after a commit."""
+
+import logging
 
 from celery import shared_task
 from django.db import connection
+from kombu.exceptions import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+
+# What publishing raises when the broker cannot be reached.
+BROKER_UNAVAILABLE = (OperationalError, RedisConnectionError, RedisTimeoutError, OSError)
 
 
 @shared_task(
@@ -17,3 +27,24 @@ def ping() -> dict:
         cursor.execute("SELECT 1")
         database_ok = cursor.fetchone()[0] == 1
     return {"pong": True, "database": database_ok}
+
+
+def enqueue_safely(task, *args, **kwargs) -> bool:
+    """Send ``task(*args, **kwargs)`` to the broker; False (logged, not raised) if it is down.
+
+    For work that is already committed and that a periodic sweeper re-sends (post-battle runs):
+    the write that asked for it must succeed even when Redis is unreachable, so an
+    ``on_commit`` callback never turns a committed write into a 500. Errors raised by the task
+    itself (tasks run in-process when no broker is configured) still propagate.
+    """
+    try:
+        task.apply_async(args=args, kwargs=kwargs, retry=False)
+    except BROKER_UNAVAILABLE as exc:
+        logger.warning(
+            "could not queue %s (%s: %s); the sweeper will send it later",
+            task.name,
+            type(exc).__name__,
+            exc,
+        )
+        return False
+    return True
