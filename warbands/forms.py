@@ -1,11 +1,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH
 from .models import EquipmentListEntry, FighterType, HenchmanGroup, WarbandType
 
 
 class WarbandCreateForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
     warband_type = forms.ModelChoiceField(
         label=_("Warband type"),
         queryset=WarbandType.objects.filter(playable=True).order_by("name"),
@@ -18,15 +19,18 @@ class VersionedForm(forms.Form):
 
 
 class WarbandEditForm(VersionedForm):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
     notes = forms.CharField(
-        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+        label=_("Notes"),
+        required=False,
+        max_length=NOTES_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
     )
 
 
 class HireForm(VersionedForm):
     fighter_type = forms.ModelChoiceField(label=_("Type"), queryset=FighterType.objects.none())
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
     count = forms.IntegerField(label=_("How many (henchmen)"), min_value=1, max_value=20, initial=1)
     group = forms.ModelChoiceField(
         label=_("Join an existing group"),

@@ -25,13 +25,14 @@ from typing import Any, TypeVar
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Model, ProtectedError, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annuminas.api.errors import Conflict
 
-from . import constraints
+from . import constraints, limits
+from .import_format import import_document_check
 from .loadout import loadout_problem
 from .models import (
     CHARACTERISTIC_FIELDS,
@@ -465,13 +466,8 @@ def _loadout_check(warband: Warband, *, fighter=None, group=None) -> None:
 # --- warbands ------------------------------------------------------------------------------
 
 
-def _clean_name(name: str, *, what: str = "name") -> str:
-    name = (name or "").strip()
-    if not name:
-        raise ValidationError({what: _("Give it a name.")})
-    if len(name) > 80:
-        raise ValidationError({what: _("A name has at most 80 characters.")})
-    return name
+def _clean_name(name: Any, *, what: str = "name") -> str:
+    return limits.clean_name(name, field=what)
 
 
 @_atomic
@@ -506,7 +502,9 @@ def warband_update(*, warband: Warband, expected_version: int | None, **fields: 
     if "name" in fields:
         locked.name = _clean_name(fields["name"])
     if "notes" in fields:
-        locked.notes = fields["notes"] or ""
+        locked.notes = limits.clean_text(
+            fields["notes"], field="notes", max_length=limits.NOTES_MAX_LENGTH
+        )
     locked.save(update_fields=["name", "notes", "updated_at"])
     _finish(locked, caller=warband, roster_changed=False)
     return locked
@@ -518,8 +516,20 @@ def warband_rename(*, warband: Warband, name: str, expected_version: int | None 
 
 @_atomic
 def warband_delete(*, warband: Warband, expected_version: int | None = None) -> None:
+    """Delete a warband and its roster; one that joined a campaign or played a battle stays on
+    the campaign's record and is refused with ``Conflict`` (409)."""
     locked = _lock(warband, expected_version)
-    locked.delete()
+    try:
+        locked.delete()
+    except (ProtectedError, RestrictedError) as exc:
+        # Raised while collecting what to delete, before any row is deleted.
+        raise Conflict(
+            _(
+                "%(name)s has joined a campaign or played battles, which keep it on their "
+                "record: it cannot be deleted."
+            )
+            % {"name": locked.name}
+        ) from exc
 
 
 # --- hiring, dismissing ----------------------------------------------------------------------
@@ -655,7 +665,7 @@ def fighter_hire(
                 warband=locked,
                 group=group,
                 fighter_type=fighter_type,
-                name=f"{group.name} {number}",
+                name=_member_name(group.name, number),
                 experience=experience,
                 hired_experience=experience,
                 special_rules=list(group.special_rules),
@@ -677,6 +687,12 @@ def fighter_hire(
     )
     _finish(locked, caller=warband)
     return hired
+
+
+def _member_name(group_name: str, number: int) -> str:
+    """The henchman's name "<group> <n>", the group's name shortened to fit a name."""
+    suffix = f" {number}"
+    return group_name[: limits.NAME_MAX_LENGTH - len(suffix)].rstrip() + suffix
 
 
 def _check_affordable(locked: Warband, cost: int, what: str) -> None:
@@ -1452,8 +1468,10 @@ def _import_profile(data: Any, fallback) -> dict[str, Any]:
 def warband_import(*, owner, data: Any) -> Warband:
     """Rebuild a warband from ``warband_export`` data, owned by ``owner``.
 
-    The roster is validated with the same limits as hiring and buying; the ledger is replayed
-    (or, without one, a single "import" entry gives the treasury and finds).
+    Every door calls this with the parsed document as it came: it is checked field by field
+    first (``import_format.import_document_check``: types, ranges, text bounds). The roster is
+    validated with the same limits as hiring and buying; the ledger is replayed (or, without
+    one, a single "import" entry gives the treasury and finds).
     """
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise _import_error(_("this is not an Annúminas warband file."))
@@ -1463,15 +1481,14 @@ def warband_import(*, owner, data: Any) -> Warband:
             version=data.get("format_version"),
             supported=EXPORT_FORMAT_VERSION,
         )
-    head = data.get("warband")
-    if not isinstance(head, dict):
-        raise _import_error(_("the warband section is missing."))
+    data = import_document_check(data)
+    head = data["warband"]
     warband_type = _get_slug(WarbandType, head.get("type"), _("warband type"))
     warband = Warband.objects.create(
         owner=owner,
         warband_type=warband_type,
         name=_clean_name(head.get("name", "")),
-        notes=str(head.get("notes") or ""),
+        notes=head.get("notes") or "",
         imported=True,
     )
     locked = _lock(warband)

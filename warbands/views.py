@@ -4,7 +4,6 @@ PDF, ledger, export/import and the read-only share link. Thin: services write, s
 from __future__ import annotations
 
 import hashlib
-import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -30,6 +29,7 @@ from .forms import (
     WarbandCreateForm,
     WarbandEditForm,
 )
+from .import_format import IMPORT_MAX_BYTES, import_file_read
 from .models import EquipmentItem, EquipmentListEntry, Fighter, HenchmanGroup, Warband
 from .presentation import decorate_sheet
 from .selectors import (
@@ -57,6 +57,18 @@ def _version(form) -> int | None:
     return form.cleaned_data.get("version") if form.is_valid() else None
 
 
+def _error_text(exc: ValidationError) -> str:
+    """A service's refusal as one line; a field's messages say which field."""
+    if hasattr(exc, "error_dict"):
+        return " ".join(
+            message if field in ("__all__", "name", "notes") else f"{field}: {message}"
+            for field, errors in exc.error_dict.items()
+            for error in errors
+            for message in error.messages
+        )
+    return " ".join(exc.messages)
+
+
 def _perform(request, warband_id: int, action, success: str):
     """Run one service; its refusal becomes a message on the sheet."""
     try:
@@ -64,7 +76,7 @@ def _perform(request, warband_id: int, action, success: str):
     except Conflict as exc:
         messages.error(request, str(exc.detail))
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        messages.error(request, _error_text(exc))
     else:
         messages.success(request, success)
     return redirect("warband-sheet", pk=warband_id)
@@ -152,7 +164,11 @@ def warband_edit(request, pk):
 @require_POST
 def warband_delete(request, pk):
     warband = _own(request, pk)
-    services.warband_delete(warband=warband)
+    try:
+        services.warband_delete(warband=warband)
+    except Conflict as exc:
+        messages.error(request, str(exc.detail))
+        return redirect("warband-sheet", pk=pk)
     messages.success(request, _("Warband deleted."))
     return redirect("warband-list")
 
@@ -479,14 +495,13 @@ def warband_import(request):
     if not form.is_valid():
         messages.error(request, _("Choose a file to import."))
         return redirect("warband-list")
+    upload = form.cleaned_data["file"]
     try:
-        data = json.loads(form.cleaned_data["file"].read().decode("utf-8"))
+        # Read one byte past the limit: enough to tell a file that is too big.
+        data = import_file_read(upload.read(IMPORT_MAX_BYTES + 1))
         warband = services.warband_import(owner=request.user, data=data)
-    except (ValueError, UnicodeDecodeError):
-        messages.error(request, _("This file is not JSON."))
-        return redirect("warband-list")
     except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+        messages.error(request, _error_text(exc))
         return redirect("warband-list")
     messages.success(request, _("Warband imported."))
     return redirect("warband-sheet", pk=warband.pk)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ..limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH
 from ..models import (
     PROFILE_FIELDS,
     Equipment,
@@ -200,7 +201,7 @@ class WarbandSerializer(serializers.ModelSerializer):
 
 
 class WarbandCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     warband_type = serializers.SlugRelatedField(
         slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
     )
@@ -218,8 +219,8 @@ class VersionField(serializers.IntegerField):
 
 
 class WarbandUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80, required=False)
-    notes = serializers.CharField(required=False, allow_blank=True)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH, required=False)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=NOTES_MAX_LENGTH)
     version = VersionField()
 
 
@@ -369,7 +370,7 @@ class WarbandHireSerializer(serializers.Serializer):
     fighter_type = serializers.SlugRelatedField(
         slug_field="slug", queryset=FighterType.objects.all()
     )
-    name = serializers.CharField(max_length=80)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     count = serializers.IntegerField(default=1, min_value=1)
     group = serializers.IntegerField(
         required=False, help_text=_("Add the new henchmen to this group of the warband.")
@@ -389,7 +390,7 @@ class WarbandAssignSerializer(serializers.Serializer):
 
 
 class WarbandRenameSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     version = VersionField()
 
 

@@ -8,6 +8,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ..limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH, TextBounds
 from .catalogue import Equipment, FighterType, Profile, Skill, WarbandType
 
 
@@ -15,14 +16,14 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Warband(models.Model):
+class Warband(TextBounds, models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="warbands"
     )
     warband_type = models.ForeignKey(
         WarbandType, on_delete=models.PROTECT, related_name="warbands", verbose_name=_("type")
     )
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
     treasury = models.IntegerField(
         _("treasury (co)"), default=0, help_text=_("Always the sum of the ledger.")
     )
@@ -31,7 +32,7 @@ class Warband(models.Model):
     version = models.PositiveIntegerField(
         _("version"), default=1, help_text=_("Bumped on every write (optimistic concurrency).")
     )
-    notes = models.TextField(_("notes"), blank=True)
+    notes = models.TextField(_("notes"), max_length=NOTES_MAX_LENGTH, blank=True)
     imported = models.BooleanField(
         _("imported from a file"),
         default=False,
@@ -76,10 +77,10 @@ class Advancing(models.Model):
         abstract = True
 
 
-class HenchmanGroup(Profile, Advancing):
+class HenchmanGroup(TextBounds, Profile, Advancing):
     warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="groups")
     fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -91,7 +92,7 @@ class HenchmanGroup(Profile, Advancing):
         return self.name
 
 
-class Fighter(Profile, Advancing):
+class Fighter(TextBounds, Profile, Advancing):
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
         MISSES_NEXT = "misses_next", _("misses next battle")
@@ -111,7 +112,7 @@ class Fighter(Profile, Advancing):
         verbose_name=_("henchman group"),
     )
     fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
     )
