@@ -38,5 +38,6 @@ urlpatterns = [
         postbattle.DecisionAnswerView.as_view(),
         name="api-decision-answer",
     ),
+    path("", include("battles.battlelog.api_urls")),
     path("", include(router.urls)),
 ]

@@ -1,4 +1,5 @@
 from .battle import SCENARIOS, Battle, BattleCorrection, BattleEvent, BattleParticipant
+from .battlelog import BattleLogEntry, BattleSetup  # noqa: F401 - battle day (issue 12)
 from .campaign import (
     CAMPAIGN_TABLES,
     CHALLENGES,

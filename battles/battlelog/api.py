@@ -1,0 +1,202 @@
+"""The battle log over HTTP, for the page and the companion apps (a phone app, a Discord bot).
+
+* ``GET  /api/v1/battles/{id}/log/?after=<seq>`` — the entries after ``seq``, in order;
+* ``POST /api/v1/battles/{id}/log/`` — ``{"client_id", "kind", "payload": {…}}`` (or the payload's
+  keys inline), optional ``base_seq`` (the last seq the client saw: a conflicting stale entry is a
+  409), ``seed`` or ``faces`` for the rolls → 201 and the entry; the same ``client_id`` again → 200
+  and the same entry;
+* ``GET  /api/v1/battles/{id}/state/`` — each side's fighters, counts, thresholds, checks due;
+* ``GET/POST /api/v1/battles/{id}/setup/`` — who may fight (and who may not, and why) / the setup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles import access
+from battles.models import Battle, BattleLogEntry, BattleSetup
+from rules.api.serializers import DiceSourceSerializer
+
+from . import selectors, services
+
+RESERVED = ("client_id", "kind", "payload", "base_seq", "seed", "faces")
+
+
+def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
+    return {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "payload": entry.payload,
+        "author": entry.author.username if entry.author_id else None,
+        "created": entry.created.isoformat(),
+        "client_id": str(entry.client_id),
+        "dice": entry.dice,
+    }
+
+
+def visible_battle(user, pk: int) -> Battle:
+    """The battle if the caller may read it (a member, or anyone for a public campaign)."""
+    return get_object_or_404(access.visible_battles(user).select_related("campaign"), pk=pk)
+
+
+class EntrySerializer(DiceSourceSerializer):
+    client_id = serializers.UUIDField(
+        help_text=_("Made by the client; a replay returns the entry.")
+    )
+    kind = serializers.ChoiceField(choices=BattleLogEntry.Kind.choices)
+    payload = serializers.JSONField(required=False)
+    base_seq = serializers.IntegerField(min_value=0, max_value=10**9, required=False)
+
+
+class SetupSerializer(serializers.Serializer):
+    client_id = serializers.UUIDField()
+    fighters = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=40),
+        required=False,
+        help_text=_("Warband id → the ids of the fighters it fields (all who can, if omitted)."),
+    )
+    scenario = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    first = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    attacker = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+    def validate_fighters(self, value):
+        try:
+            return {int(k): v for k, v in value.items()}
+        except ValueError as error:
+            raise serializers.ValidationError(_("Keys are warband ids.")) from error
+
+
+class BattleAPIView(APIView):
+    permission_classes = [AllowAny]  # reads follow the campaign's visibility; writes, services
+
+
+def _setup(battle: Battle, user, data: dict) -> Response:
+    entry, created = services.battle_log_setup(
+        battle=battle,
+        by=user,
+        client_id=data["client_id"],
+        fighters=data.get("fighters"),
+        scenario=data.get("scenario", ""),
+        first=data.get("first"),
+        attacker=data.get("attacker"),
+    )
+    return Response(entry_data(entry), status=status.HTTP_201_CREATED if created else 200)
+
+
+class BattleLogView(BattleAPIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only entries after this seq.")],
+        responses=OpenApiTypes.OBJECT,
+        summary="The battle log, in order",
+    )
+    def get(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        raw = request.query_params.get("after", "0")
+        after = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+        entries = list(selectors.log_entries(battle, after=after, limit=selectors.MAX_PAGE + 1))
+        more = len(entries) > selectors.MAX_PAGE
+        entries = entries[: selectors.MAX_PAGE]
+        last = entries[-1].seq if entries else after
+        return Response(
+            {
+                "results": [entry_data(e) for e in entries],
+                "last_seq": last,
+                "next": f"{request.path}?after={last}" if more else None,
+            }
+        )
+
+    @extend_schema(
+        request=EntrySerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Append an entry (idempotent by client_id)",
+        examples=[
+            OpenApiExample(
+                "An attack, rolled here",
+                value={
+                    "client_id": "5f0c6f1e-7d43-4c51-9a0e-2b1f3f0a9b11",
+                    "kind": "attack",
+                    "payload": {"attacker": 12, "target": 31, "mode": "melee", "weapon": "espada"},
+                    "base_seq": 14,
+                },
+            ),
+            OpenApiExample(
+                "The rout test, with the dice rolled at the table",
+                value={
+                    "client_id": "0b6f1c3e-1111-4c51-9a0e-2b1f3f0a9b11",
+                    "kind": "check",
+                    "payload": {"check": "rout", "side": 3},
+                    "faces": [4, 5],
+                },
+            ),
+        ],
+    )
+    def post(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        if not isinstance(request.data, dict):
+            raise serializers.ValidationError(_("Send the entry as a JSON object."))
+        serializer = EntrySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        payload = data.get("payload")
+        if payload is None:
+            payload = {k: v for k, v in request.data.items() if k not in RESERVED}
+        if data["kind"] == "setup":
+            setup = SetupSerializer(data={**payload, "client_id": str(data["client_id"])})
+            setup.is_valid(raise_exception=True)
+            return _setup(battle, request.user, setup.validated_data)
+        entry, created = services.battle_log_append(
+            battle=battle,
+            by=request.user,
+            kind=data["kind"],
+            payload=payload,
+            client_id=data["client_id"],
+            base_seq=data.get("base_seq"),
+            seed=data.get("seed"),
+            faces=data.get("faces"),
+        )
+        return Response(entry_data(entry), status=status.HTTP_201_CREATED if created else 200)
+
+
+class BattleStateView(BattleAPIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The battle as it stands")
+    def get(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        state = services.log_state(battle)
+        if state is None:
+            return Response({"set_up": False, "battle": battle.pk, "status": battle.status})
+        return Response(
+            {"set_up": True, "battle": battle.pk, "status": battle.status, **state.to_dict()}
+        )
+
+
+class BattleSetupView(BattleAPIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Who may fight, and the setup if made")
+    def get(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        setup = BattleSetup.objects.filter(battle=battle).first()
+        return Response(
+            {
+                "battle": battle.pk,
+                "setup": setup.data if setup else None,
+                "warbands": [
+                    {"warband": warband, **option}
+                    for warband, option in selectors.eligible_fighters(battle).items()
+                ],
+            }
+        )
+
+    @extend_schema(request=SetupSerializer, responses=OpenApiTypes.OBJECT, summary="Set up")
+    def post(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        serializer = SetupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return _setup(battle, request.user, serializer.validated_data)

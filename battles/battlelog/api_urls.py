@@ -1,0 +1,11 @@
+"""``/api/v1/battles/{id}/log/``, ``state/`` and ``setup/``."""
+
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("battles/<id:pk>/log/", api.BattleLogView.as_view(), name="api-battle-log"),
+    path("battles/<id:pk>/state/", api.BattleStateView.as_view(), name="api-battle-state"),
+    path("battles/<id:pk>/setup/", api.BattleSetupView.as_view(), name="api-battle-setup"),
+]

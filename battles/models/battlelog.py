@@ -1,0 +1,93 @@
+"""Battle day: who fights (the setup) and the append-only log written at the table."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .battle import Battle
+
+
+class BattleSetup(models.Model):
+    """The warriors who start the battle, the scenario, the rout thresholds and the underdog
+    bonus, as chosen before the first turn (the same data is the log's ``setup`` entry)."""
+
+    battle = models.OneToOneField(
+        Battle, verbose_name=_("battle"), on_delete=models.CASCADE, related_name="log_setup"
+    )
+    scenario = models.CharField(_("scenario"), max_length=120, blank=True)
+    attacker = models.ForeignKey(
+        "warbands.Warband",
+        verbose_name=_("attacker"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    data = models.JSONField(_("setup"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("set up by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("battle setup")
+        verbose_name_plural = _("battle setups")
+
+    def __str__(self) -> str:
+        return str(self.battle)
+
+
+class BattleLogEntry(models.Model):
+    """One entry of a battle's log. Never edited or deleted: a correction is a new entry that
+    points at the one it corrects. ``client_id`` makes a replayed entry return the original."""
+
+    class Kind(models.TextChoices):
+        SETUP = "setup", _("Setup")
+        TURN = "turn", _("Turn")
+        STATUS = "status", _("Status")
+        CHECK = "check", _("Check")
+        ATTACK = "attack", _("Attack")
+        ROUT = "rout", _("Rout")
+        FINISH = "finish", _("Finish")
+        NOTE = "note", _("Note")
+        CORRECTION = "correction", _("Correction")
+
+    battle = models.ForeignKey(
+        Battle, verbose_name=_("battle"), on_delete=models.CASCADE, related_name="log_entries"
+    )
+    seq = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    payload = models.JSONField(_("payload"), default=dict)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    client_id = models.UUIDField(_("client id"), default=uuid.uuid4)
+    dice = models.JSONField(_("dice"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["battle_id", "seq"]
+        verbose_name = _("battle log entry")
+        verbose_name_plural = _("battle log entries")
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "seq"], name="battlelog_seq_once"),
+            models.UniqueConstraint(fields=["battle", "client_id"], name="battlelog_client_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} · #{self.seq} {self.kind}"
+
+    def as_fold_item(self) -> dict:
+        return {"seq": self.seq, "kind": self.kind, "payload": self.payload}

@@ -1,0 +1,254 @@
+"""Battle day through the API: setup, a whole battle logged at the table, the report it fills."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from battles.models import Battle, BattleEvent, BattleLogEntry, Campaign
+from tests.battles.factories import first_battle
+from warbands.models import Fighter
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def uid() -> str:
+    return str(uuid.uuid4())
+
+
+class Table:
+    """Two players at the table, each with his phone (an API client)."""
+
+    def __init__(self, league, battle: Battle):
+        self.battle = battle
+        self.url = f"/api/v1/battles/{battle.pk}/"
+        self.a = league.warband(0)
+        self.b = league.warband(1)
+        self.phone_a = client_for(league.user(0))
+        self.phone_b = client_for(league.user(1))
+        self.sent: list[tuple[APIClient, dict]] = []
+
+    def fighters(self, warband) -> list[int]:
+        return list(
+            Fighter.objects.filter(warband=warband)
+            .order_by("-is_leader", "pk")
+            .values_list("pk", flat=True)
+        )
+
+    def post(self, phone: APIClient, kind: str, expect: int = 201, **body):
+        data = {"client_id": uid(), "kind": kind, **body}
+        response = phone.post(f"{self.url}log/", data, format="json")
+        assert response.status_code == expect, response.json()
+        if expect in (200, 201):
+            self.sent.append((phone, data))
+        return response.json()
+
+    def state(self) -> dict:
+        return self.phone_b.get(f"{self.url}state/").json()
+
+
+@pytest.fixture
+def table(make_league):
+    league = make_league(henchmen=5, max_fighter_type_copies=None)
+    battle = first_battle(league)
+    table = Table(league, battle)
+    response = table.phone_a.post(
+        f"{table.url}setup/",
+        {"client_id": uid(), "first": table.a.pk, "scenario": "Escaramuza"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return table
+
+
+def test_setup_lists_who_fights_and_the_rout_thresholds(table):
+    state = table.state()
+    assert state["set_up"] is True
+    sides = {side["warband"]: side for side in state["sides"]}
+    assert len(sides[table.a.pk]["fighters"]) == 6
+    assert sides[table.a.pk]["rout_threshold"] == 2  # a quarter of 6, rounded up
+    assert state["next"] == {"turn": 1, "side": table.a.pk}
+    again = table.phone_b.post(f"{table.url}setup/", {"client_id": uid()}, format="json")
+    assert again.status_code == 409
+
+
+def test_setup_excludes_fighters_who_miss_the_battle(make_league):
+    league = make_league(henchmen=3)
+    battle = first_battle(league)
+    injured = Fighter.objects.filter(warband=league.warband(0), is_leader=False).first()
+    injured.status = Fighter.Status.MISSES_NEXT
+    injured.save(update_fields=["status"])
+    phone = client_for(league.user(0))
+    options = phone.get(f"/api/v1/battles/{battle.pk}/setup/").json()
+    mine = next(w for w in options["warbands"] if w["warband"] == league.warband(0).pk)
+    assert [x["id"] for x in mine["excluded"]] == [injured.pk]
+    assert "injury" in mine["excluded"][0]["reason"]
+    refused = phone.post(
+        f"/api/v1/battles/{battle.pk}/setup/",
+        {"client_id": uid(), "fighters": {str(league.warband(0).pk): [injured.pk]}},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["fields"]["fighters"]
+    assert not BattleLogEntry.objects.filter(battle=battle).exists()
+
+
+def play_battle(table: Table) -> None:
+    """Turn 1: A shoots nothing, B takes two of A's out of action; turn 2: A's rout test fails."""
+    a, b = table.fighters(table.a), table.fighters(table.b)
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    table.post(
+        table.phone_a,
+        "attack",
+        payload={"attacker": a[0], "target": b[1], "mode": "melee", "weapon": ""},
+        seed=3,
+    )
+    table.post(table.phone_b, "turn", payload={"turn": 1, "side": table.b.pk})
+    table.post(
+        table.phone_b,
+        "status",
+        payload={"fighter": a[1], "status": "out_of_action", "by": b[0], "weapon": "espada"},
+    )
+    table.post(
+        table.phone_b,
+        "status",
+        payload={"fighter": a[2], "status": "out_of_action", "by": b[0], "weapon": "espada"},
+    )
+    table.post(table.phone_b, "note", payload={"text": "Niebla en el puente"})
+    table.post(table.phone_a, "turn", payload={"turn": 2, "side": table.a.pk})
+    due = table.state()["checks_due"]
+    assert {"check": "rout", "side": table.a.pk, "required": True} in due
+    check = table.post(
+        table.phone_a, "check", payload={"check": "rout", "side": table.a.pk}, faces=[6, 6]
+    )
+    assert check["payload"]["result"]["outcome"] == "routed"
+    assert check["dice"]["record"][0]["faces"] == [6, 6]
+    table.post(table.phone_a, "finish", payload={})
+
+
+def test_a_whole_battle_logged_through_the_api_fills_the_report(table):
+    play_battle(table)
+    battle = Battle.objects.get(pk=table.battle.pk)
+    assert battle.status == Battle.Status.REPORTED
+    results = {p.warband_id: p for p in battle.participants.all()}
+    assert results[table.a.pk].result == "loss" and results[table.a.pk].routed
+    assert not results[table.a.pk].voluntary_rout
+    assert results[table.b.pk].result == "win" and not results[table.b.pk].routed
+    a, b = table.fighters(table.a), table.fighters(table.b)
+    out = [
+        (e.turn, e.actor_id, e.target_id, e.weapon)
+        for e in battle.events.filter(kind=BattleEvent.Kind.OUT_OF_ACTION).order_by("id")
+    ]
+    attack = BattleLogEntry.objects.get(battle=battle, kind="attack")
+    expected = [(1, b[0], a[1], "espada"), (1, b[0], a[2], "espada")]
+    if attack.payload["result"]["outcome"] == "out_of_action":
+        expected.insert(0, (1, a[0], b[1], ""))
+    assert out == expected
+    assert battle.events.filter(kind="rout", actor_warband=table.a, voluntary=False).count() == 1
+    assert sorted(results[table.a.pk].fighters.values_list("pk", flat=True)) == sorted(a)
+    # The attack went through the engine: its outcome shows in the target's state.
+    target = next(f for side in table.state()["sides"] for f in side["fighters"] if f["id"] == b[1])
+    outcome = attack.payload["result"]["outcome"]
+    assert target["status"] == {"unharmed": "in_play", "wounded": "in_play"}.get(outcome, outcome)
+    assert attack.dice["seed"] == 3 and attack.dice["record"]
+    # The opponent only confirms.
+    confirm = table.phone_b.post(
+        f"/api/v1/battles/{battle.pk}/confirm/", {"version": battle.version}, format="json"
+    )
+    assert confirm.status_code == 200, confirm.json()
+
+
+def test_replaying_the_same_queue_twice_changes_nothing(table):
+    play_battle(table)
+    count = BattleLogEntry.objects.filter(battle=table.battle).count()
+    state = table.state()
+    for phone, data in list(table.sent):
+        response = phone.post(f"{table.url}log/", data, format="json")
+        assert response.status_code == 200, response.json()
+        assert response.json()["client_id"] == data["client_id"]
+    assert BattleLogEntry.objects.filter(battle=table.battle).count() == count
+    assert table.state() == state
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload", "field"),
+    [
+        ("attack", {"attacker": 10**6, "target": "B1", "mode": "melee"}, "payload.attacker"),
+        ("status", {"fighter": "A1", "status": "stunned"}, "payload.fighter"),
+        ("attack", {"attacker": "A1", "target": "B1", "mode": "melee"}, "payload.attacker"),
+        ("check", {"check": "rout", "side": "A"}, "payload.check"),
+        ("turn", {"turn": 3, "side": "A"}, "payload.turn"),
+        ("correction", {"corrects": 999}, "payload.corrects"),
+    ],
+)
+def test_bad_entries_are_400_and_write_nothing(table, kind, payload, field):
+    a, b = table.fighters(table.a), table.fighters(table.b)
+    names = {"A1": a[1], "B1": b[1], "A": table.a.pk}
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    table.post(
+        table.phone_a, "status", payload={"fighter": a[1], "status": "out_of_action", "by": b[0]}
+    )
+    before = table.state()
+    body = {k: names.get(v, v) if isinstance(v, str) else v for k, v in payload.items()}
+    error = table.post(table.phone_a, kind, expect=400, payload=body)["error"]
+    assert field in error["fields"], error
+    assert error["message"]
+    assert table.state() == before
+
+
+def test_a_stale_entry_touching_the_same_warrior_is_a_conflict(table):
+    a, b = table.fighters(table.a), table.fighters(table.b)
+    first = table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    seen = first["seq"]
+    table.post(table.phone_a, "status", payload={"fighter": b[1], "status": "stunned", "by": a[0]})
+    # B's phone has not seen that yet: the same warrior → 409; another warrior → accepted.
+    conflict = table.post(
+        table.phone_b,
+        "status",
+        expect=409,
+        payload={"fighter": b[1], "status": "knocked_down", "by": a[0]},
+        base_seq=seen,
+    )
+    assert conflict["error"]["code"] == "conflict"
+    table.post(
+        table.phone_b,
+        "status",
+        payload={"fighter": b[2], "status": "knocked_down", "by": a[0]},
+        base_seq=seen,
+    )
+
+
+def test_only_players_and_organisers_write_others_read_public_campaigns(table, make_user):
+    stranger = client_for(make_user("mirón"))
+    body = {"client_id": uid(), "kind": "note", "payload": {"text": "hola"}}
+    assert stranger.post(f"{table.url}log/", body, format="json").status_code == 404
+    Campaign.objects.filter(pk=table.battle.campaign_id).update(public=True)
+    assert stranger.get(f"{table.url}log/").status_code == 200
+    refused = stranger.post(f"{table.url}log/", body, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"]
+    organiser = client_for(table.battle.campaign.memberships.get(role="organiser").user)
+    assert organiser.post(f"{table.url}log/", body, format="json").status_code == 201
+
+
+def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_assert_max_num_queries):
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    with django_assert_max_num_queries(3):
+        short = table.phone_b.get(f"{table.url}log/?after=0").json()
+    for number in range(40):
+        table.post(table.phone_a, "note", payload={"text": f"nota {number}"})
+    with django_assert_max_num_queries(3):
+        long = table.phone_b.get(f"{table.url}log/?after=0").json()
+    assert len(short["results"]) == 2 and len(long["results"]) == 42
+    assert [e["seq"] for e in long["results"]] == list(range(1, 43))
+    tail = table.phone_b.get(f"{table.url}log/?after=40").json()
+    assert [e["seq"] for e in tail["results"]] == [41, 42]
+    assert tail["last_seq"] == 42
