@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import postbattle_views, views
 
@@ -43,4 +43,5 @@ urlpatterns = [
         postbattle_views.decision_answer_page,
         name="decision-answer",
     ),
+    path("", include("battles.battlelog.urls")),
 ]

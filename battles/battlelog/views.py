@@ -1,0 +1,266 @@
+"""The phone page at the table: set up, then the live tracker (htmx polls ``live/`` every 2 s).
+
+Forms post plainly and redirect (the page works without JavaScript); each form carries a
+``client_id`` made when it was rendered, so a double tap or a resent form writes one entry.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from annuminas.api.errors import Conflict
+from annuminas.converters import parse_id
+from battles import access
+from battles.models import Battle, BattleLogEntry, BattleSetup
+from rules.engine.tracker import STATUSES
+from rules.presenters import CODE_LABELS
+
+from . import selectors, services
+
+LIVE_ENTRIES = 30
+STATUS_LABELS = {
+    "in_play": _("in play"),
+    "knocked_down": _("knocked down (derribado)"),
+    "stunned": _("stunned (aturdido)"),
+    "out_of_action": _("out of action (fuera de combate)"),
+    "fleeing": _("fleeing"),
+}
+CHECK_LABELS = {
+    "rout": _("Rout test"),
+    "voluntary-rout": _("Voluntary rout"),
+    "stupidity": _("Stupidity"),
+    "rally": _("Rally"),
+    "fear": _("Fear"),
+    "all-alone": _("All alone"),
+    "charged-while-fleeing": _("Charged while fleeing"),
+}
+
+
+def _battle(request: HttpRequest, pk: int) -> Battle:
+    return get_object_or_404(
+        access.visible_battles(request.user)
+        .select_related("campaign")
+        .prefetch_related("participants__warband"),
+        pk=pk,
+    )
+
+
+def _names(state) -> dict[int, str]:
+    names = {f.id: f.name for f in state.fighters.values()}
+    names.update({side.warband: side.name for side in state.setup.sides})
+    return names
+
+
+def _label(code: Any) -> str:
+    if code in STATUS_LABELS:
+        return str(STATUS_LABELS[code])
+    return str(CODE_LABELS.get(code, code))
+
+
+def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
+    """One line of the log, as a player would say it."""
+    kind = entry["kind"] if isinstance(entry, dict) else entry.kind
+    p = entry["payload"] if isinstance(entry, dict) else entry.payload
+    name = names.get
+    if kind == "setup":
+        return _("The battle is set up: %(scenario)s.") % {"scenario": p.get("scenario") or "—"}
+    if kind == "turn":
+        return _("Turn %(turn)s: %(side)s moves.") % {"turn": p["turn"], "side": name(p["side"])}
+    if kind == "status":
+        if p.get("status") == "out_of_action" and p.get("by"):
+            return _("%(actor)s puts %(target)s out of action with %(weapon)s.") % {
+                "actor": name(p["by"]),
+                "target": name(p["fighter"]),
+                "weapon": p.get("weapon") or "—",
+            }
+        return _("%(fighter)s is now %(status)s.") % {
+            "fighter": name(p["fighter"]),
+            "status": _label(p["status"]),
+        }
+    if kind == "attack":
+        result = p.get("result") or {}
+        return _("%(attacker)s attacks %(target)s (%(mode)s): %(outcome)s.") % {
+            "attacker": name(p["attacker"]),
+            "target": name(p["target"]),
+            "mode": _("shooting") if p.get("mode") == "shooting" else _("close combat"),
+            "outcome": _label(result.get("outcome")),
+        }
+    if kind == "check":
+        who = name(p.get("fighter")) or name(p.get("side"))
+        return _("%(check)s of %(who)s: %(outcome)s.") % {
+            "check": CHECK_LABELS.get(p["check"], p["check"]),
+            "who": who,
+            "outcome": _label((p.get("result") or {}).get("outcome")),
+        }
+    if kind == "rout":
+        return _("%(side)s withdraws from the battle.") % {"side": name(p["side"])}
+    if kind == "finish":
+        return _("The battle is over.")
+    if kind == "correction":
+        return _("Corrects entry #%(seq)s.") % {"seq": p["corrects"]}
+    return p.get("text", "")
+
+
+def _live_context(battle: Battle, user) -> dict[str, Any]:
+    state = services.log_state(battle)
+    names = _names(state)
+    entries = list(
+        BattleLogEntry.objects.filter(battle=battle, seq__gt=max(0, state.last_seq - LIVE_ENTRIES))
+        .select_related("author")
+        .order_by("-seq")
+    )
+    data = state.to_dict()
+    for side in data["sides"]:
+        for fighter in side["fighters"]:
+            fighter["status_label"] = _label(fighter["status"])
+    for check in data["checks_due"]:
+        check["label"] = CHECK_LABELS[check["check"]]
+        check["who"] = names.get(check.get("fighter")) or names.get(check["side"])
+        check["client_id"] = uuid.uuid4()
+    return {
+        "battle": battle,
+        "state": data,
+        "next_side_name": names.get((data["next"] or {}).get("side")),
+        "side_name": names.get(data["side_to_move"]),
+        "lines": [
+            {
+                "seq": e.seq,
+                "text": describe(e, names),
+                "author": e.author,
+                "corrected": str(e.seq) in data["corrected"],
+            }
+            for e in entries
+        ],
+        "can_write": access.can_report(user, battle) and battle.status == Battle.Status.SCHEDULED,
+        "client_id": uuid.uuid4(),
+    }
+
+
+def _post_entry(request: HttpRequest, battle: Battle) -> None:
+    form = request.POST
+    op = form.get("op", "")
+    client_id = form.get("client_id", "")
+    try:
+        client_id = uuid.UUID(client_id)
+    except ValueError as error:
+        raise ValidationError(_("The form is too old: reload the page.")) from error
+    number = parse_id
+    faces = [int(x) for x in form.get("faces", "").replace(",", " ").split() if x.isdigit()]
+    if op == "setup":
+        chosen = {
+            p.warband_id: [int(f) for f in form.getlist(f"w{p.warband_id}") if f.isdigit()]
+            for p in battle.participants.all()
+        }
+        services.battle_log_setup(
+            battle=battle,
+            by=request.user,
+            client_id=client_id,
+            fighters={k: v for k, v in chosen.items() if v},
+            scenario=form.get("scenario", ""),
+            first=number(form.get("first")),
+        )
+        return
+    payloads = {
+        "turn": lambda: {"turn": number(form.get("turn")), "side": number(form.get("side"))},
+        "status": lambda: {
+            "fighter": number(form.get("fighter")),
+            "status": form.get("status"),
+            **({"by": number(form.get("by"))} if number(form.get("by")) else {}),
+            "weapon": form.get("weapon", "")[:80],
+        },
+        "attack": lambda: {
+            "attacker": number(form.get("attacker")),
+            "target": number(form.get("target")),
+            "mode": form.get("mode", "melee"),
+            "weapon": form.get("weapon", "")[:40],
+        },
+        "check": lambda: {
+            "check": form.get("check"),
+            **({"side": number(form.get("side"))} if form.get("check") == "rout" else {}),
+            **({"fighter": number(form.get("fighter"))} if form.get("fighter") else {}),
+            **({"against": number(form.get("against"))} if form.get("against") else {}),
+            **({"params": {"enemies": number(form.get("enemies"))}} if form.get("enemies") else {}),
+        },
+        "rout": lambda: {"side": number(form.get("side")), "voluntary": True},
+        "finish": lambda: {
+            **({"winner": number(form.get("winner"))} if form.get("winner", "").isdigit() else {}),
+            "draw": form.get("winner") == "draw",
+        },
+        "note": lambda: {"text": form.get("text", "")},
+        "correction": lambda: {"corrects": number(form.get("corrects"))},
+    }
+    if op not in payloads:
+        raise Http404
+    services.battle_log_append(
+        battle=battle,
+        by=request.user,
+        kind=op,
+        payload=payloads[op](),
+        client_id=client_id,
+        faces=faces or None,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
+    battle = _battle(request, pk)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            raise PermissionDenied
+        try:
+            _post_entry(request, battle)
+        except (ValidationError, Conflict, PermissionDenied) as error:
+            if isinstance(error, ValidationError):
+                for message in error.messages:
+                    messages.error(request, message)
+            elif isinstance(error, PermissionDenied):
+                messages.error(request, str(error) or _("You may not write in this log."))
+            else:
+                messages.error(request, str(error.detail))
+        return redirect(reverse("battle-log", kwargs={"pk": battle.pk}))
+    setup = BattleSetup.objects.filter(battle=battle).first()
+    if setup is None:
+        return render(
+            request,
+            "battles/log/setup.html",
+            {
+                "battle": battle,
+                "warbands": [
+                    {"warband": w, **option}
+                    for w, option in selectors.eligible_fighters(battle).items()
+                ],
+                "can_write": access.can_report(request.user, battle)
+                and battle.status == Battle.Status.SCHEDULED,
+                "client_id": uuid.uuid4(),
+            },
+        )
+    context = _live_context(battle, request.user)
+    context["sides"] = setup.data["sides"]
+    context["statuses"] = [(code, _label(code)) for code in STATUSES]
+    context["form_ids"] = {name: uuid.uuid4() for name in ("attack", "status", "note", "finish")}
+    return render(request, "battles/log/tracker.html", context)
+
+
+@require_GET
+def battle_log_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The part of the page that changes: state, checks due, the latest entries."""
+    battle = _battle(request, pk)
+    last = (
+        BattleLogEntry.objects.filter(battle=battle)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[:1]
+    )
+    if not last:
+        raise Http404
+    if request.GET.get("seen") == str(last[0]):
+        return HttpResponse(status=204)  # nothing new: htmx keeps the page (and what is typed)
+    return render(request, "battles/log/_live.html", _live_context(battle, request.user))
