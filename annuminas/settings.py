@@ -175,6 +175,14 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+# Failed logins (login page and the API's token endpoint, see accounts.services.user_authenticate)
+# per address and per login name; checked before any password is hashed, kept in the cache.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
+}
+# Behind a reverse proxy, the client address is the proxy's unless this says how many proxies
+# append to X-Forwarded-For (0: use REMOTE_ADDR, for gunicorn facing the clients directly).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = env.str("ACCOUNT_DEFAULT_HTTP_PROTOCOL", default="http")
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Annúminas <no-reply@localhost>")

@@ -1,10 +1,39 @@
-"""Account writes."""
+"""Account writes, and the one way to check a password (with the failed-login limits)."""
 
+from allauth.account.adapter import get_adapter
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 User = get_user_model()
+
+# allauth's error code when ACCOUNT_RATE_LIMITS["login_failed"] refuses an attempt.
+TOO_MANY_LOGIN_ATTEMPTS = "too_many_login_attempts"
+
+
+class LoginThrottled(Exception):
+    """Too many failed logins for this login name or from this address: try again later."""
+
+
+def user_authenticate(*, request: HttpRequest, login: str, password: str) -> User | None:
+    """The active user with this username (or e-mail) and password, or None.
+
+    Goes through allauth's adapter, like the login page: the failed-login limits (per login name
+    and per address, ``ACCOUNT_RATE_LIMITS["login_failed"]``) are checked *before* the password is
+    hashed, and only failures count. Raises ``LoginThrottled`` once a limit is reached — even for
+    the right password, until the window has passed.
+    """
+    try:
+        user = get_adapter(request).authenticate(request, username=login, password=password)
+    except ValidationError as exc:
+        if exc.code == TOO_MANY_LOGIN_ATTEMPTS:
+            raise LoginThrottled from exc
+        raise
+    if user is None or not user.is_active:
+        return None
+    return user
 
 
 @transaction.atomic

@@ -1,3 +1,4 @@
+from allauth.account.views import LoginView as AllauthLoginView
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -6,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from .services import api_token_rotate
+from .services import TOO_MANY_LOGIN_ATTEMPTS, api_token_rotate
 
 
 @login_required
@@ -21,3 +22,22 @@ def token_rotate(request: HttpRequest) -> HttpResponse:
     api_token_rotate(user=request.user)
     messages.success(request, _("A new API token was issued; the previous one no longer works."))
     return redirect("profile")
+
+
+class LoginView(AllauthLoginView):
+    """allauth's login page; when the failed-login limit bites (``ACCOUNT_RATE_LIMITS
+    ["login_failed"]``, checked before any password is hashed) the page answers 429."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if login_throttled(form):
+            response.status_code = 429
+        return response
+
+
+def login_throttled(form) -> bool:
+    return any(
+        error.code == TOO_MANY_LOGIN_ATTEMPTS
+        for errors in form.errors.as_data().values()
+        for error in errors
+    )

@@ -1,14 +1,14 @@
 """Project-level API endpoints: token issue and the caller's identity."""
 
-from django.contrib.auth import authenticate
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..accounts.services import LoginThrottled, user_authenticate
 from .throttling import AuthRateThrottle
 
 
@@ -18,7 +18,11 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenView(APIView):
-    """Exchange a username (or e-mail) and password for an API token."""
+    """Exchange a username (or e-mail) and password for an API token.
+
+    Failed attempts are limited per login name and per address (the login page's limits): past
+    them the answer is 429, before any password is checked.
+    """
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -27,18 +31,29 @@ class TokenView(APIView):
 
     @extend_schema(
         request=TokenRequestSerializer,
-        responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            400: OpenApiResponse(description=_("Wrong username or password: the error shape.")),
+            429: OpenApiResponse(
+                description=_("Too many failed logins for this name or address: the error shape.")
+            ),
+        },
         auth=[],
     )
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=serializer.validated_data["username"],
-            password=serializer.validated_data["password"],
-        )
-        if user is None or not user.is_active:
+        try:
+            user = user_authenticate(
+                request=request._request,
+                login=serializer.validated_data["username"],
+                password=serializer.validated_data["password"],
+            )
+        except LoginThrottled as exc:
+            raise exceptions.Throttled(
+                detail=_("Too many failed logins. Wait a few minutes and try again.")
+            ) from exc
+        if user is None:
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("Wrong username or password.")]}, code="invalid_credentials"
             )
