@@ -257,6 +257,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation also lists the error answers (one shape) it may give.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "annuminas.api.schema.document_errors",
+    ],
     # Choice sets that share a field name get stable, readable enum names.
     "ENUM_NAME_OVERRIDES": {
         "FighterStatusEnum": "warbands.models.Fighter.Status",

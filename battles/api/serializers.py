@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import access
@@ -26,6 +27,11 @@ class WarbandTypeField(serializers.SlugRelatedField):
         from warbands.models import WarbandType
 
         super().__init__(slug_field="slug", queryset=WarbandType.objects.all(), **kwargs)
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class HouseRuleTablesField(serializers.JSONField):
+    """The campaign's house-rule tables: an object (never null), checked by the services."""
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -93,7 +99,7 @@ class CampaignWriteSerializer(serializers.Serializer):
     optional_rules = serializers.ListField(
         child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
     )
-    tables = serializers.JSONField(required=False)
+    tables = HouseRuleTablesField(required=False)
     table_size = serializers.CharField(max_length=40, required=False, allow_blank=True)
     game_length = serializers.CharField(max_length=40, required=False, allow_blank=True)
 
@@ -125,11 +131,15 @@ class OrganiserSerializer(serializers.Serializer):
 
 class MembershipSerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username", read_only=True)
-    warband_name = serializers.CharField(source="warband.name", read_only=True, default=None)
-    warband_type = serializers.CharField(
-        source="warband.warband_type.name", read_only=True, default=None
+    warband_name = serializers.CharField(
+        source="warband.name", read_only=True, default=None, allow_null=True
     )
-    rating = serializers.IntegerField(source="warband.rating", read_only=True, default=None)
+    warband_type = serializers.CharField(
+        source="warband.warband_type.name", read_only=True, default=None, allow_null=True
+    )
+    rating = serializers.IntegerField(
+        source="warband.rating", read_only=True, default=None, allow_null=True
+    )
 
     class Meta:
         model = Membership
@@ -166,7 +176,9 @@ class EventSerializer(serializers.ModelSerializer):
 
 class BattleSerializer(serializers.ModelSerializer):
     campaign = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    round = serializers.IntegerField(source="round.number", read_only=True, default=None)
+    round = serializers.IntegerField(
+        source="round.number", read_only=True, default=None, allow_null=True
+    )
     participants = ParticipantSerializer(many=True, read_only=True)
     reported_by = serializers.StringRelatedField(allow_null=True)
     confirmed_by = serializers.StringRelatedField(allow_null=True)

@@ -96,3 +96,61 @@ def test_standings_are_declared_as_they_are_answered(schema, league):
     declared = schema["paths"][path]["get"]["responses"]["200"]["content"]
     assert "page" not in {p["name"] for p in schema["paths"][path]["get"].get("parameters", [])}
     assert declared["text/csv"]["schema"]["type"] == "string"
+
+
+def test_battle_outside_a_round_matches_the_schema(schema, league):
+    battle = services.pairing_create(
+        campaign=league.campaign,
+        by=league.organiser,
+        round=None,
+        warband_ids=[league.warband(0).pk, league.warband(1).pk],
+    )
+
+    detail = client_for(league.organiser).get(f"/api/v1/battles/{battle.pk}/")
+
+    assert detail.json()["round"] is None
+    assert_matches(schema, "/api/v1/battles/{id}/", detail)
+
+
+def test_members_without_a_warband_match_the_schema(schema, league):
+    """The organiser who does not play has no warband: its name, type and rating are null."""
+    members = client_for(league.organiser).get(f"/api/v1/campaigns/{league.campaign.slug}/members/")
+
+    organiser = next(m for m in members.json()["results"] if m["role"] == "organiser")
+    assert organiser["warband_name"] is None
+    assert_matches(schema, "/api/v1/campaigns/{slug}/members/", members)
+
+
+def test_house_rule_tables_are_declared_an_object_not_null(schema, league):
+    """``tables: null`` was valid by the schema and refused by the server."""
+    for name in ("CampaignWriteRequest", "PatchedCampaignWriteRequest"):
+        tables = schema["components"]["schemas"][name]["properties"]["tables"]
+        assert tables["type"] == "object"
+        assert not tables.get("nullable")
+    refused = client_for(league.organiser).patch(
+        f"/api/v1/campaigns/{league.campaign.slug}/", {"tables": None}, format="json"
+    )
+    assert refused.status_code == 400
+
+
+def test_every_operation_documents_the_error_shape(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            declared = set(operation["responses"])
+            assert {"400", "401", "403", "404", "429"} <= declared, (method, path)
+            if method in ("post", "put", "patch", "delete"):
+                assert "409" in declared, (method, path)
+
+
+def test_error_answers_match_the_schema(schema, league):
+    client = client_for(league.organiser)
+    slug = league.campaign.slug
+
+    missing = client.get("/api/v1/battles/999999/")
+    invalid = client.post(f"/api/v1/campaigns/{slug}/transition/", {"state": "x"}, format="json")
+    anonymous = APIClient().get("/api/v1/battles/")
+
+    assert (missing.status_code, invalid.status_code, anonymous.status_code) == (404, 400, 401)
+    assert_matches(schema, "/api/v1/battles/{id}/", missing)
+    assert_matches(schema, "/api/v1/campaigns/{slug}/transition/", invalid, method="post")
+    assert_matches(schema, "/api/v1/battles/", anonymous)
