@@ -5,6 +5,7 @@ import pathlib
 import sys
 
 import rules.engine
+from rules.engine.i18n import gettext_noop
 
 ENGINE = pathlib.Path(rules.engine.__file__).parent
 MAX_MODULE_LINES = 600
@@ -63,8 +64,6 @@ def test_step_messages_are_marked_for_translation():
 
 
 def test_i18n_marker_is_a_no_op():
-    from rules.engine.i18n import gettext_noop
-
     assert gettext_noop("%(face)d hits.") == "%(face)d hits."
 
 

@@ -11,10 +11,12 @@ from rules.engine import (
     SpecError,
     advances_earned,
     battle_experience,
+    blindness_retires,
     exploration,
     henchman_advance,
     henchman_injury,
     hero_advance,
+    injury_characteristic_change,
     sell_finds,
     serious_injury,
     underdog_bonus,
@@ -373,15 +375,11 @@ def test_table_results_are_json():
 
 
 def test_injuries_never_take_a_characteristic_below_one_but_movement_may_fall():
-    from rules.engine.postbattle import injury_characteristic_change
-
     assert injury_characteristic_change(field="t", current=3, delta=-1) == -1
     assert injury_characteristic_change(field="ws", current=1, delta=-1) == 0
     assert injury_characteristic_change(field="m", current=2.5, delta=-2.5) == -2.5
 
 
 def test_the_second_lost_eye_retires_him():
-    from rules.engine.postbattle import blindness_retires
-
     assert not blindness_retires(eyes_lost_before=0)
     assert blindness_retires(eyes_lost_before=1)
