@@ -63,15 +63,26 @@ def _broker_state(check_worker: bool) -> dict:
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the broker answer, 503 otherwise.
 
-    ``?worker=1`` also sends the ``ping`` task and waits for a worker's answer.
+    ``?worker=1`` also sends the ``ping`` task and waits for a worker's answer. Anonymous callers
+    (load balancers, uptime probes) get the states only; staff also see the details (vendor,
+    mode, the drivers' error messages, which can name hosts and ports).
     """
     database = _database_state()
     broker = _broker_state(check_worker=request.GET.get("worker") == "1")
     healthy = database["ok"] and broker["ok"]
+    if not (request.user.is_authenticated and request.user.is_staff):
+        database, broker = _states_only(database), _states_only(broker)
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "database": database, "broker": broker},
         status=200 if healthy else 503,
     )
+
+
+def _states_only(component: dict) -> dict:
+    state = {"ok": component["ok"]}
+    if "worker" in component:
+        state["worker"] = {"ok": bool(component["worker"].get("pong"))}
+    return state
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

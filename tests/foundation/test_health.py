@@ -4,8 +4,14 @@ from django.db import connection
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_database_and_broker(client, settings):
-    response = client.get("/healthz")
+@pytest.fixture
+def staff_client(client, make_user):
+    client.force_login(make_user("warden", is_staff=True))
+    return client
+
+
+def test_healthz_reports_database_and_broker(staff_client, settings):
+    response = staff_client.get("/healthz")
     body = response.json()
     assert response.status_code == 200
     assert body["status"] == "ok"
@@ -17,9 +23,9 @@ def test_healthz_reports_database_and_broker(client, settings):
         assert "in-process" in body["broker"]["detail"] or "proceso" in body["broker"]["detail"]
 
 
-def test_healthz_without_broker_says_tasks_run_in_process(client, settings):
+def test_healthz_without_broker_says_tasks_run_in_process(staff_client, settings):
     settings.REDIS_URL = ""
-    body = client.get("/healthz", HTTP_ACCEPT_LANGUAGE="en").json()
+    body = staff_client.get("/healthz", HTTP_ACCEPT_LANGUAGE="en").json()
     assert body["broker"] == {
         "ok": True,
         "mode": "in-process",
@@ -28,14 +34,36 @@ def test_healthz_without_broker_says_tasks_run_in_process(client, settings):
     assert body["status"] == "ok"
 
 
-def test_healthz_with_broker_down_answers_503(client, settings):
+def test_healthz_with_broker_down_answers_503(staff_client, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    response = client.get("/healthz")
+    response = staff_client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "unavailable"
     assert body["broker"]["ok"] is False
+    assert "127.0.0.1:1" in body["broker"]["error"]  # staff see the reason
     assert body["database"]["ok"] is True
+
+
+def test_healthz_shows_anonymous_visitors_states_only(client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unavailable",
+        "database": {"ok": True},
+        "broker": {"ok": False},
+    }
+    assert "127.0.0.1" not in response.content.decode()
+
+
+def test_healthz_shows_plain_users_states_only(client, make_user):
+    client.force_login(make_user("player"))
+    assert client.get("/healthz").json() == {
+        "status": "ok",
+        "database": {"ok": True},
+        "broker": {"ok": True},
+    }
 
 
 def test_healthz_rejects_writes(client):

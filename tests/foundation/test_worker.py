@@ -12,9 +12,12 @@ def test_ping_round_trip_through_a_real_worker(celery_worker):
     assert result.get(timeout=30) == {"pong": True, "database": True}
 
 
-def test_healthz_can_ask_the_worker(celery_worker, client):
+def test_healthz_can_ask_the_worker(celery_worker, client, make_user):
     response = client.get("/healthz?worker=1")
     assert response.status_code == 200
+    assert response.json()["broker"] == {"ok": True, "worker": {"ok": True}}
+    client.force_login(make_user("warden", is_staff=True))
+    response = client.get("/healthz?worker=1")
     assert response.json()["broker"]["worker"] == {"pong": True, "database": True}
 
 
@@ -24,4 +27,4 @@ def test_healthz_worker_check_fails_without_a_worker(transactional_db, client, r
     app.control.purge()
     response = client.get("/healthz?worker=1")
     assert response.status_code == 503
-    assert response.json()["broker"]["worker"]["pong"] is False
+    assert response.json()["broker"]["worker"] == {"ok": False}
