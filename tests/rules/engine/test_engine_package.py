@@ -4,7 +4,10 @@ import ast
 import pathlib
 import sys
 
+import pytest
+
 import rules.engine
+from rules.engine import checks, combat, postbattle
 from rules.engine.i18n import gettext_noop
 
 ENGINE = pathlib.Path(rules.engine.__file__).parent
@@ -38,6 +41,55 @@ def test_engine_imports_only_the_standard_library_and_itself():
         for module in _imports(path):
             top = module.split(".")[0]
             assert module.startswith("rules.engine") or top in allowed, (_name(path), module)
+
+
+# Committed before these limits were enforced; issue 10 splits them. An entry that is no longer
+# needed fails the test, so the list only shrinks.
+OVERSIZE_PENDING = {
+    "tracker/state.py": "BattleState (575 lines) folds the battle log; split pending (issue 10)",
+    "tracker/state.py:_apply_check": "one branch per check kind; split pending (issue 10)",
+}
+
+
+def _oversize():
+    found = {}
+    for path in _modules():
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        if lines > MAX_MODULE_LINES:
+            found[_name(path)] = lines
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    found[f"{_name(path)}:{node.name}"] = length
+    return found
+
+
+def test_engine_modules_stay_small_and_functions_short():
+    found = _oversize()
+    assert set(found) <= set(OVERSIZE_PENDING), {
+        name: size for name, size in found.items() if name not in OVERSIZE_PENDING
+    }
+    assert set(OVERSIZE_PENDING) <= set(found), (
+        "no longer over the limit, remove from OVERSIZE_PENDING",
+        set(OVERSIZE_PENDING) - set(found),
+    )
+
+
+def test_engine_imports_at_the_top_of_its_modules():
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert not inner, (_name(path), node.name, "imports inside a function")
+
+
+@pytest.mark.parametrize("package", [checks, combat, postbattle])
+def test_split_packages_re_export_their_public_names(package):
+    for name in package.__all__:
+        assert hasattr(package, name), (package.__name__, name)
 
 
 def _is_marked(node):
