@@ -13,7 +13,7 @@ admin.site.site_title = _("League administration")
 admin.site.index_title = _("Campaigns, rosters and catalogue")
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("annuminas.dashboard_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
