@@ -9,23 +9,25 @@ Modules and public API:
 * :mod:`~rules.engine.explain` — ``Step(code, message, params)``.
 * :mod:`~rules.engine.errors` — ``RulesError`` (a ``ValueError``), ``DiceError``,
   ``ProfileError``, ``SpecError``.
+* :mod:`~rules.engine.validation` — the field validators every spec and check shares.
 * :mod:`~rules.engine.profile` — ``Profile(m, ws, bs, s, t, w, i, a, ld)``.
 * :mod:`~rules.engine.tables` — default tables as data, ``tables_as_dict()``.
 * :mod:`~rules.engine.equipment` — ``WEAPONS`` (weapons and armour by slug), ``Equipment``.
-* :mod:`~rules.engine.checks` — one function per check of seed 000 / 002; ``CHECKS`` registry,
+* :mod:`~rules.engine.checks` (package: leadership, psychology, movement, falls, pursuit,
+  registry) — one function per check of seed 000 / 002; ``CHECKS`` registry,
   ``run_check(kind, params, dice=...)``, ``check_parameters(kind)``, ``CheckResult``.
-* :mod:`~rules.engine.combat` — ``AttackerSpec``, ``DefenderSpec``, ``ShooterSpec``,
-  ``RuleOptions``, ``resolve_attack``, ``resolve_phase``, ``resolve_shooting``,
-  ``resolve_automatic_hits``, ``strike_order``, ``Combatant``, ``PhaseResult``,
-  ``spec_from_dict``.
+* :mod:`~rules.engine.combat` (package: specs, plans, resolve, strikes) — ``AttackerSpec``,
+  ``DefenderSpec``, ``ShooterSpec``, ``RuleOptions``, ``resolve_attack``, ``resolve_phase``,
+  ``resolve_shooting``, ``resolve_automatic_hits``, ``strike_order``, ``Combatant``,
+  ``PhaseResult``, ``spec_from_dict``.
 * :mod:`~rules.engine.odds` — ``melee_odds``, ``shooting_odds``, ``OddsResult`` (Fractions).
 * :mod:`~rules.engine.simulate` — ``simulate_phase``, ``simulate_shooting``, ``simulate_duel``,
   ``Fighter``, ``SimulationResult``, ``DuelResult``.
 * :mod:`~rules.engine.challenges` — optional "Desafíos" rule (seed 004).
-* :mod:`~rules.engine.postbattle` — ``serious_injury``, ``henchman_injury``,
-  ``battle_experience``, ``underdog_bonus``, ``advances_earned``, ``hero_advance``,
-  ``henchman_advance``, ``exploration``, ``sell_finds``, ``warband_rating``, ``TableResult``,
-  ``injury_characteristic_change``, ``blindness_retires``.
+* :mod:`~rules.engine.postbattle` (package: injuries, experience, advances, finds) —
+  ``serious_injury``, ``henchman_injury``, ``battle_experience``, ``underdog_bonus``,
+  ``advances_earned``, ``hero_advance``, ``henchman_advance``, ``exploration``, ``sell_finds``,
+  ``warband_rating``, ``TableResult``, ``injury_characteristic_change``, ``blindness_retires``.
 """
 
 from rules.engine.challenges import (

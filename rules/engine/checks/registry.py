@@ -7,52 +7,35 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.checks.falls import climb, diving_charge, edge_fall, falling, jump_down, jump_gap
-from rules.engine.checks.leadership import attribute_check, leadership_test, rally_test, rout_test
-from rules.engine.checks.movement import (
-    charge,
-    detect_unseen_enemy,
-    run,
-    spot_hidden,
-    terrain_movement,
-)
-from rules.engine.checks.psychology import (
-    all_alone_test,
-    fear_test,
-    flee_from_combat,
-    frenzy,
-    hatred,
-    stupidity_test,
-)
-from rules.engine.checks.pursuit import flee_and_pursuit
+from rules.engine.checks import falls, leadership, movement, psychology, pursuit
 from rules.engine.dice import Dice
 from rules.engine.errors import RulesError, SpecError
 from rules.engine.explain import jsonable
 from rules.engine.i18n import gettext_noop as _
 
 CHECKS: dict[str, Callable[..., Any]] = {
-    "attribute": attribute_check,
-    "leadership": leadership_test,
-    "rally": rally_test,
-    "rout": rout_test,
-    "all-alone": all_alone_test,
-    "fear": fear_test,
-    "frenzy": frenzy,
-    "hatred": hatred,
-    "stupidity": stupidity_test,
-    "falling": falling,
-    "jump": jump_down,
-    "diving-charge": diving_charge,
-    "climb": climb,
-    "gap": jump_gap,
-    "spot": spot_hidden,
-    "detect": detect_unseen_enemy,
-    "terrain": terrain_movement,
-    "run": run,
-    "charge": charge,
-    "edge": edge_fall,
-    "flee-pursuit": flee_and_pursuit,
-    "flee-combat": flee_from_combat,
+    "attribute": leadership.attribute_check,
+    "leadership": leadership.leadership_test,
+    "rally": leadership.rally_test,
+    "rout": leadership.rout_test,
+    "all-alone": psychology.all_alone_test,
+    "fear": psychology.fear_test,
+    "frenzy": psychology.frenzy,
+    "hatred": psychology.hatred,
+    "stupidity": psychology.stupidity_test,
+    "falling": falls.falling,
+    "jump": falls.jump_down,
+    "diving-charge": falls.diving_charge,
+    "climb": falls.climb,
+    "gap": falls.jump_gap,
+    "spot": movement.spot_hidden,
+    "detect": movement.detect_unseen_enemy,
+    "terrain": movement.terrain_movement,
+    "run": movement.run,
+    "charge": movement.charge,
+    "edge": falls.edge_fall,
+    "flee-pursuit": pursuit.flee_and_pursuit,
+    "flee-combat": psychology.flee_from_combat,
 }
 """API kind name → check function (keyword parameters plus ``dice``)."""
 

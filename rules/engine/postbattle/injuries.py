@@ -158,16 +158,23 @@ def _multiple_injuries(
     ]
 
 
-def _arm_wound(
-    ex: Explainer, dice: Dice, table: Sequence[Row], pit_fight_won: bool | None, entry: _Entry
-) -> None:
-    sub = _subroll(ex, dice, ARM_WOUND_TABLE, "arm wound")
-    entry.details["arm_wound"] = sub
-    entry.effects.append(
-        {"type": "special_rule", "rule": "arm_lost"}
-        if sub == "arm_lost"
-        else {"type": "misses_battles", "count": 1}
-    )
+def _rule_or_one_battle(
+    sub_table: Sequence[Row], purpose: str, detail: str, rule: str
+) -> Callable[..., None]:
+    """A sub-roll that either gives the special ``rule`` or costs the next battle."""
+
+    def handler(
+        ex: Explainer, dice: Dice, table: Sequence[Row], pit_fight_won: bool | None, entry: _Entry
+    ) -> None:
+        sub = _subroll(ex, dice, sub_table, purpose)
+        entry.details[detail] = sub
+        entry.effects.append(
+            {"type": "special_rule", "rule": rule}
+            if sub == rule
+            else {"type": "misses_battles", "count": 1}
+        )
+
+    return handler
 
 
 def _madness(
@@ -176,18 +183,6 @@ def _madness(
     sub = _subroll(ex, dice, MADNESS_TABLE, "madness")
     entry.details["madness"] = sub
     entry.effects.append({"type": "special_rule", "rule": sub})
-
-
-def _smashed_leg(
-    ex: Explainer, dice: Dice, table: Sequence[Row], pit_fight_won: bool | None, entry: _Entry
-) -> None:
-    sub = _subroll(ex, dice, SMASHED_LEG_TABLE, "smashed leg")
-    entry.details["smashed_leg"] = sub
-    entry.effects.append(
-        {"type": "special_rule", "rule": "cannot_run"}
-        if sub == "cannot_run"
-        else {"type": "misses_battles", "count": 1}
-    )
 
 
 def _deep_wound(
@@ -276,9 +271,11 @@ _FIXED_EFFECTS: dict[str, list[dict[str, Any]]] = {
 
 _ROLLED_EFFECTS: dict[str, Callable[..., None]] = {
     "multiple_injuries": _multiple_injuries,
-    "arm_wound": _arm_wound,
+    "arm_wound": _rule_or_one_battle(ARM_WOUND_TABLE, "arm wound", "arm_wound", "arm_lost"),
     "madness": _madness,
-    "smashed_leg": _smashed_leg,
+    "smashed_leg": _rule_or_one_battle(
+        SMASHED_LEG_TABLE, "smashed leg", "smashed_leg", "cannot_run"
+    ),
     "deep_wound": _deep_wound,
     "bitter_enmity": _bitter_enmity,
     "captured": _captured,
