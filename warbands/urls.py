@@ -31,6 +31,7 @@ urlpatterns = [
     path("warbands/<id:pk>/ledger/", views.warband_ledger_page, name="warband-ledger"),
     path("warbands/<id:pk>/print/", views.warband_print, name="warband-print"),
     path("warbands/<id:pk>/pdf/", views.warband_pdf, name="warband-pdf"),
+    path("warbands/<id:pk>/pdf/status/", views.warband_pdf_status, name="warband-pdf-status"),
     path("warbands/<id:pk>/export/", views.warband_export, name="warband-export"),
     path("share/<str:token>/", views.warband_share, name="warband-share"),
 ]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annuminas.api.errors import Conflict
 
-from . import services
+from . import pdf, services
 from .forms import (
     AssignForm,
     BuyForm,
@@ -461,20 +461,42 @@ def warband_print(request, pk):
     return render(request, "warbands/print.html", {"warband": _sheet(request, pk)})
 
 
-def _deny_fetch(url, *args, **kwargs):
-    raise ValueError(f"external resources are not fetched: {url}")
+def _pdf_head(request, pk) -> Warband:
+    return get_object_or_404(
+        Warband.objects.only("pk", "name", "version", "owner_id"), pk=pk, owner=request.user
+    )
+
+
+def _pdf_status_context(warband: Warband, state: str) -> dict:
+    return {"warband": warband, "state": state, "working": state in (pdf.QUEUED, pdf.RENDERING)}
 
 
 @login_required
+@require_GET
 def warband_pdf(request, pk):
-    from weasyprint import HTML
-
-    warband = _sheet(request, pk)
-    html = render_to_string("warbands/print.html", {"warband": warband, "pdf": True}, request)
-    pdf = HTML(string=html, url_fetcher=_deny_fetch).write_pdf()
-    response = HttpResponse(pdf, content_type="application/pdf")
+    """The PDF when it is ready; else it is asked for and a page shows its progress (202)."""
+    warband = _pdf_head(request, pk)
+    ids = {"warband_id": warband.pk, "version": warband.version, "language": get_language()}
+    state = pdf.warband_pdf_request(**ids)
+    document = pdf.warband_pdf_stored(**ids) if state == pdf.DONE else None
+    if document is None:
+        return render(request, "warbands/pdf.html", _pdf_status_context(warband, state), status=202)
+    response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="banda-{warband.pk}.pdf"'
     return response
+
+
+@login_required
+@require_GET
+def warband_pdf_status(request, pk):
+    """The progress fragment the PDF page polls (asks again if a lost render expired)."""
+    warband = _pdf_head(request, pk)
+    ids = {"warband_id": warband.pk, "version": warband.version, "language": get_language()}
+    return render(
+        request,
+        "warbands/_pdf_status.html",
+        _pdf_status_context(warband, pdf.warband_pdf_request(**ids)),
+    )
 
 
 @login_required
