@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from warbands.limits import NOTES_MAX_LENGTH, REASON_MAX_LENGTH, TextBounds
+
 from .campaign import Campaign, Round
 
 # Scenario suggestions offered in forms; the field itself is free text (house scenarios exist).
@@ -25,7 +27,7 @@ SCENARIOS = (
 )
 
 
-class Battle(models.Model):
+class Battle(TextBounds, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
         REPORTED = "reported", _("Reported")
@@ -54,7 +56,7 @@ class Battle(models.Model):
     )
     is_bye = models.BooleanField(_("bye"), default=False)
     is_draw = models.BooleanField(_("draw"), default=False)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = models.TextField(_("notes"), max_length=NOTES_MAX_LENGTH, blank=True)
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("reported by"),
@@ -81,7 +83,9 @@ class Battle(models.Model):
         blank=True,
         related_name="+",
     )
-    dispute_reason = models.TextField(_("reason for the dispute"), blank=True)
+    dispute_reason = models.TextField(
+        _("reason for the dispute"), max_length=REASON_MAX_LENGTH, blank=True
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -152,7 +156,7 @@ class BattleParticipant(models.Model):
         return f"{self.warband} · {self.battle}"
 
 
-class BattleEvent(models.Model):
+class BattleEvent(TextBounds, models.Model):
     class Kind(models.TextChoices):
         OUT_OF_ACTION = "out_of_action", _("Put out of action (fuera de combate)")
         ROUT = "rout", _("Rout")
@@ -210,7 +214,7 @@ class BattleEvent(models.Model):
         return f"{self.get_kind_display()} · {self.turn}"
 
 
-class BattleCorrection(models.Model):
+class BattleCorrection(TextBounds, models.Model):
     """An organiser's change to a frozen report (or settlement of a dispute), with the reason and
     the report as it was before and after."""
 
@@ -223,7 +227,7 @@ class BattleCorrection(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=REASON_MAX_LENGTH)
     before = models.JSONField(_("before"))
     after = models.JSONField(_("after"))
     created_at = models.DateTimeField(_("at"), auto_now_add=True)

@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from warbands.limits import DESCRIPTION_MAX_LENGTH, TextBounds
+
 from ..presets import DEFAULT_PRESET, PRESET_CHOICES
 
 CHALLENGES = "challenges"
@@ -30,7 +32,7 @@ CAMPAIGN_TABLES = (
 )
 
 
-class Campaign(models.Model):
+class Campaign(TextBounds, models.Model):
     class State(models.TextChoices):
         DRAFT = "draft", _("Draft")
         OPEN = "open", _("Open for joining")
@@ -39,7 +41,7 @@ class Campaign(models.Model):
 
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=140, unique=True)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(_("description"), max_length=DESCRIPTION_MAX_LENGTH, blank=True)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.DRAFT, db_index=True
     )
