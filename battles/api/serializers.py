@@ -150,6 +150,16 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class JoinedSerializer(MembershipSerializer):
+    """The membership a join made, with the campaign's slug."""
+
+    campaign = serializers.CharField(read_only=True)
+
+    class Meta(MembershipSerializer.Meta):
+        fields = [*MembershipSerializer.Meta.fields, "campaign"]
+        read_only_fields = fields
+
+
 class ParticipantSerializer(serializers.ModelSerializer):
     warband_name = serializers.CharField(source="warband.name", read_only=True)
     owner = serializers.IntegerField(source="warband.owner_id", read_only=True)

@@ -158,7 +158,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         services.membership_withdraw(membership=membership, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=s.OrganiserSerializer, responses=s.MembershipSerializer)
+    @extend_schema(request=s.OrganiserSerializer, responses={201: s.MembershipSerializer})
     @action(detail=True, methods=["post"])
     def organisers(self, request, slug=None):
         """Add a co-organiser by username."""
@@ -171,7 +171,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True))
-    @extend_schema(methods=["post"], request=None, responses=s.RoundSerializer)
+    @extend_schema(methods=["post"], request=None, responses={201: s.RoundSerializer})
     @action(detail=True, methods=["get", "post"])
     def rounds(self, request, slug=None):
         """List the rounds, or (organisers) open the next one."""
@@ -202,7 +202,9 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(methods=["get"], responses=s.BattleSerializer(many=True))
     @extend_schema(
-        methods=["post"], request=s.GenerateSerializer, responses=s.BattleSerializer(many=True)
+        methods=["post"],
+        request=s.GenerateSerializer,
+        responses={201: s.BattleSerializer(many=True)},
     )
     @action(detail=True, methods=["get", "post"], url_path=r"rounds/(?P<number>\d+)/pairings")
     def pairings(self, request, slug=None, number=None):
@@ -224,7 +226,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         response.status_code = code
         return response
 
-    @extend_schema(request=s.PairingSerializer, responses=s.BattleSerializer)
+    @extend_schema(request=s.PairingSerializer, responses={201: s.BattleSerializer})
     @action(detail=True, methods=["post"])
     def battles(self, request, slug=None):
         """Set a battle by hand (2–4 warbands, or one for a bye), in a round or outside."""
@@ -278,7 +280,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 class CampaignJoinView(APIView):
     """Join a campaign with its join code and one of your warbands."""
 
-    @extend_schema(request=s.JoinSerializer, responses=s.MembershipSerializer)
+    @extend_schema(request=s.JoinSerializer, responses={201: s.JoinedSerializer})
     def post(self, request):
         data = s.JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from battles import services
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
-from tests.battles.factories import first_battle, simple_report
+from tests.battles.factories import first_battle, new_warband, simple_report
 from warbands.models import FighterType
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +154,40 @@ def test_error_answers_match_the_schema(schema, league):
     assert_matches(schema, "/api/v1/battles/{id}/", missing)
     assert_matches(schema, "/api/v1/campaigns/{slug}/transition/", invalid, method="post")
     assert_matches(schema, "/api/v1/battles/", anonymous)
+
+
+def test_creations_answer_201_as_declared(schema, make_league):
+    """Adding an organiser, a round, its pairings, a battle by hand and joining answer 201."""
+    league = make_league(state="open", players=1)
+    campaign = league.campaign
+    client = client_for(league.organiser)
+    joiner = league.user(0)
+    second = new_warband(league.organiser, "Banda del organizador")
+    joined = client_for(league.organiser).post(
+        "/api/v1/campaigns/join/",
+        {"join_code": campaign.join_code, "warband": second.pk},
+        format="json",
+    )
+    organiser = client.post(
+        f"/api/v1/campaigns/{campaign.slug}/organisers/", {"username": joiner.username}
+    )
+    services.campaign_transition(campaign=campaign, by=league.organiser, state="running")
+    round = client.post(f"/api/v1/campaigns/{campaign.slug}/rounds/")
+    pairings = client.post(
+        f"/api/v1/campaigns/{campaign.slug}/rounds/1/pairings/", {"method": "swiss"}
+    )
+    by_hand = client.post(
+        f"/api/v1/campaigns/{campaign.slug}/battles/",
+        {"warbands": [league.warband(0).pk, second.pk]},
+        format="json",
+    )
+
+    answers = (joined, organiser, round, pairings, by_hand)
+    assert [a.status_code for a in answers] == [201] * 5, [a.json() for a in answers]
+    assert_matches(schema, "/api/v1/campaigns/join/", joined, method="post")
+    assert_matches(schema, "/api/v1/campaigns/{slug}/organisers/", organiser, method="post")
+    assert_matches(schema, "/api/v1/campaigns/{slug}/rounds/", round, method="post")
+    assert_matches(
+        schema, "/api/v1/campaigns/{slug}/rounds/{number}/pairings/", pairings, method="post"
+    )
+    assert_matches(schema, "/api/v1/campaigns/{slug}/battles/", by_hand, method="post")
