@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annuminas.api.errors import Conflict
@@ -28,20 +29,20 @@ from . import selectors, services
 
 LIVE_ENTRIES = 30
 STATUS_LABELS = {
-    "in_play": _("in play"),
-    "knocked_down": _("knocked down (derribado)"),
-    "stunned": _("stunned (aturdido)"),
-    "out_of_action": _("out of action (fuera de combate)"),
-    "fleeing": _("fleeing"),
+    "in_play": gettext_lazy("in play"),
+    "knocked_down": gettext_lazy("knocked down (derribado)"),
+    "stunned": gettext_lazy("stunned (aturdido)"),
+    "out_of_action": gettext_lazy("out of action (fuera de combate)"),
+    "fleeing": gettext_lazy("fleeing"),
 }
 CHECK_LABELS = {
-    "rout": _("Rout test"),
-    "voluntary-rout": _("Voluntary rout"),
-    "stupidity": _("Stupidity"),
-    "rally": _("Rally"),
-    "fear": _("Fear"),
-    "all-alone": _("All alone"),
-    "charged-while-fleeing": _("Charged while fleeing"),
+    "rout": gettext_lazy("Rout test"),
+    "voluntary-rout": gettext_lazy("Voluntary rout"),
+    "stupidity": gettext_lazy("Stupidity"),
+    "rally": gettext_lazy("Rally"),
+    "fear": gettext_lazy("Fear"),
+    "all-alone": gettext_lazy("All alone"),
+    "charged-while-fleeing": gettext_lazy("Charged while fleeing"),
 }
 
 
