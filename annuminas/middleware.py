@@ -1,17 +1,22 @@
-"""Language selection: Spanish unless the visitor picked another language.
+"""Site-wide middleware: the visitor's language, NUL bytes in addresses, Redis unreachable.
 
-Pages follow the language cookie set by the language switcher and otherwise use Spanish (the
-game's language), whatever the browser says. The API also honours ``Accept-Language`` so
-companion apps can ask for English explanations without a cookie.
+Language: Spanish unless the visitor picked another one. Pages follow the language cookie set by
+the language switcher and otherwise use Spanish (the game's language), whatever the browser
+says. The API also honours ``Accept-Language`` so companion apps can ask for English
+explanations without a cookie.
 """
 
+import logging
+
 from django.conf import settings
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .api.errors import json_error_response
+
+logger = logging.getLogger(__name__)
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):
@@ -50,3 +55,31 @@ class RejectNullBytesMiddleware:
 def _query_has_null(request) -> bool:
     query = request.META.get("QUERY_STRING", "")
     return "%00" in query or "\x00" in query
+
+
+class BackendUnavailableMiddleware:
+    """Redis unreachable where a page cannot do without it: 503 with a clear message, not 500.
+
+    The cache already degrades on its own (annuminas/cache.py) and follow-up tasks are queued
+    with ``enqueue_safely``; this is the net for anything else that talks to Redis.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from .tasks import BACKEND_UNAVAILABLE
+
+        if not isinstance(exception, BACKEND_UNAVAILABLE):
+            return None
+        logger.warning("503 for %s: %s: %s", request.path, type(exception).__name__, exception)
+        message = _("A service the site needs is unreachable; try again in a minute.")
+        if request.path.startswith("/api/"):
+            response = json_error_response(503, "service_unavailable", message)
+        else:
+            response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "60"
+        return response

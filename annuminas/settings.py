@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "annuminas.middleware.SiteLocaleMiddleware",
     "annuminas.middleware.RejectNullBytesMiddleware",
+    "annuminas.middleware.BackendUnavailableMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -10,8 +10,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
-# What publishing raises when the broker cannot be reached.
-BROKER_UNAVAILABLE = (OperationalError, RedisConnectionError, RedisTimeoutError, OSError)
+# What Redis clients raise when Redis (broker or cache) cannot be reached; a request that meets
+# one answers 503 (annuminas.api.errors, annuminas.middleware), never a bare 500.
+BACKEND_UNAVAILABLE = (OperationalError, RedisConnectionError, RedisTimeoutError)
+# Publishing may also fail at the socket level.
+BROKER_UNAVAILABLE = (*BACKEND_UNAVAILABLE, OSError)
 
 
 @shared_task(

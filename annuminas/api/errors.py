@@ -5,15 +5,19 @@ it is empty when the error is not about a field. Services raise Django's ``Valid
 (a player-readable message) and the handler turns it into a 400 here, so views stay thin.
 """
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
 
 
 class Conflict(exceptions.APIException):
@@ -22,6 +26,14 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The resource was changed by someone else; reload it and try again."
     default_code = "conflict"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    """503: Redis (cache or task broker) is unreachable and the request cannot do without it."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = _lazy("A service the site needs is unreachable; try again in a minute.")
+    default_code = "service_unavailable"
 
 
 def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None) -> dict:
@@ -77,6 +89,12 @@ def _first_code(codes: Any) -> str | None:
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    from annuminas.tasks import BACKEND_UNAVAILABLE
+
+    if isinstance(exc, BACKEND_UNAVAILABLE):
+        logger.warning("503: %s: %s", type(exc).__name__, exc)
+        exc = ServiceUnavailable()
+        exc.wait = 60
     if isinstance(exc, DjangoValidationError):
         exc = _django_validation_to_drf(exc)
     elif isinstance(exc, Http404):

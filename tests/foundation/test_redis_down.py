@@ -5,6 +5,7 @@ stopped in the middle of the test): logins, anonymous API calls, API writes and 
 still answer; throttles fail open; a task that cannot be queued is logged, not raised.
 """
 
+import json
 import shutil
 import socket
 import subprocess
@@ -12,7 +13,10 @@ import time
 
 import pytest
 from celery import Celery
-from rest_framework.test import APIClient
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from rest_framework.test import APIClient, APIRequestFactory
+from rest_framework.views import APIView
 
 from annuminas.tasks import enqueue_safely
 from tests.battles.factories import *  # noqa: F403 - league fixtures
@@ -167,3 +171,31 @@ def test_a_task_is_queued_when_the_broker_answers():
 
     assert enqueue_safely(record, 7) is True
     assert ran == [7]
+
+
+class _NeedsRedis(APIView):
+    permission_classes: list = []
+
+    def post(self, request):
+        raise KombuOperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+
+def test_an_api_request_that_cannot_reach_redis_answers_503_in_the_error_shape(rf):
+    response = _NeedsRedis.as_view()(APIRequestFactory().post("/api/v1/x/", {}, format="json"))
+    assert response.status_code == 503
+    response.render()
+    error = json.loads(response.content)["error"]
+    assert error["code"] == "service_unavailable"
+    assert set(error) == {"code", "message", "fields"}
+    assert response["Retry-After"] == "60"
+
+
+def test_a_page_that_cannot_reach_redis_answers_503(rf):
+    from annuminas.middleware import BackendUnavailableMiddleware
+
+    middleware = BackendUnavailableMiddleware(lambda request: None)
+    request = rf.post("/battles/1/resolve/")
+    response = middleware.process_exception(request, RedisConnectionError("refused"))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    assert middleware.process_exception(request, ValueError("a bug")) is None  # still a 500
