@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 from django.utils.translation import gettext_lazy as _
 
+from battles.admin import organisers_site
+
 from . import views
 from .converters import IdConverter
 
@@ -17,6 +19,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("organisers/", organisers_site.urls),
     path("accounts/", include("annuminas.accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("annuminas.api.urls")),

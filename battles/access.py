@@ -6,6 +6,9 @@
   battles, and correct confirmed reports.
 - A player whose warband takes part in a battle reports it; a participant other than the one
   who reported confirms or disputes it.
+- Nobody confirms his own battle alone: an organiser who plays in a battle reports it like any
+  player, and its confirmation (or settlement, or correction) comes from the opponent or from an
+  organiser who does not play in it.
 """
 
 from __future__ import annotations
@@ -78,8 +81,18 @@ def can_report(user, battle: Battle) -> bool:
     return is_participant(user, battle) or is_organiser(user, battle.campaign)
 
 
+def is_neutral_organiser(user, battle: Battle) -> bool:
+    """An organiser of the battle's campaign whose warband does not take part in it."""
+    return is_organiser(user, battle.campaign) and not is_participant(user, battle)
+
+
 def can_confirm(user, battle: Battle) -> bool:
-    return is_opponent(user, battle) or is_organiser(user, battle.campaign)
+    return is_opponent(user, battle) or is_neutral_organiser(user, battle)
+
+
+def can_settle(user, battle: Battle) -> bool:
+    """Settle a dispute or correct a confirmed report: an organiser who does not play in it."""
+    return is_neutral_organiser(user, battle)
 
 
 def can_dispute(user, battle: Battle) -> bool:

@@ -1,14 +1,21 @@
-"""The organisers' admin site: each organiser (staff, not superuser) sees and changes only his own
-campaigns and their rounds, battles and members. Changes go through the services; the history of
-campaigns and battles is shown (django-simple-history) but never reverted from here."""
+"""The organisers' site at ``/organisers/``: any active user who organises at least one campaign
+(no ``is_staff`` needed) sees and changes only his own campaigns and their rounds, battles and
+members; a superuser sees them all. The global catalogue is not on this site: it lives in the
+staff admin (``/admin/``) behind the content editors' permissions. Changes go through the
+services; the history of campaigns and battles is shown (django-simple-history) but never
+reverted from here."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -19,6 +26,41 @@ from .exports import csv_filename, standings_csv
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
 
 EDITABLE_CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *services.HOUSE_RULE_FIELDS)
+
+
+def organises_any(request) -> bool:
+    """Active and organiser of at least one campaign (or superuser); one query per request."""
+    if not hasattr(request, "_organises_any"):
+        user = request.user
+        request._organises_any = bool(
+            user.is_active
+            and user.is_authenticated
+            and (user.is_superuser or access.organised_campaigns(user).exists())
+        )
+    return request._organises_any
+
+
+class OrganisersAdminSite(admin.AdminSite):
+    site_header = _("Organisers' administration")
+    site_title = _("Organisers' administration")
+    index_title = _("Your campaigns")
+
+    def has_permission(self, request) -> bool:
+        return organises_any(request)
+
+    def login(self, request, extra_context=None):
+        """The site's own login page (organisers are not staff); a signed-in user who
+        organises nothing is refused instead of being asked to log in again."""
+        if not request.user.is_authenticated:
+            return redirect_to_login(
+                request.GET.get("next") or reverse("organisers:index"), settings.LOGIN_URL
+            )
+        if self.has_permission(request):
+            return redirect("organisers:index")
+        raise PermissionDenied(_("Only organisers of a campaign may use this site."))
+
+
+organisers_site = OrganisersAdminSite(name="organisers")
 
 
 class _DryRun(Exception):
@@ -33,14 +75,6 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
     def _campaign_of(self, obj) -> Campaign:
         return obj if not self.campaign_path else getattr(obj, self.campaign_path)
 
-    def _organises_any(self, request) -> bool:
-        user = request.user
-        return (
-            user.is_active
-            and user.is_staff
-            and (user.is_superuser or access.organised_campaigns(user).exists())
-        )
-
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
@@ -49,12 +83,12 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
         return queryset.filter(**{lookup: access.organised_campaigns(request.user)})
 
     def has_module_permission(self, request) -> bool:
-        return self._organises_any(request)
+        return organises_any(request)
 
     def has_view_permission(self, request, obj=None) -> bool:
         if obj is None:
-            return self._organises_any(request)
-        return request.user.is_staff and access.is_organiser(request.user, self._campaign_of(obj))
+            return organises_any(request)
+        return request.user.is_active and access.is_organiser(request.user, self._campaign_of(obj))
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
@@ -93,31 +127,36 @@ class CampaignAdminForm(forms.ModelForm):
         return data
 
 
-class MembershipInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline):
+    """Shown to whoever may see the parent (already scoped to his campaigns), never written."""
+
+    extra = 0
+    can_delete = False
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return organises_any(request)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MembershipInline(ReadOnlyInline):
     model = Membership
     fields = ["user", "role", "warband", "active", "joined_at"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-
-class RoundInline(admin.TabularInline):
+class RoundInline(ReadOnlyInline):
     model = Round
     fields = ["number", "status", "pairing_method", "opened_at", "closed_at"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-
-@admin.register(Campaign)
 class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
     campaign_path = ""
     form = CampaignAdminForm
@@ -132,7 +171,7 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         if obj is None:
-            return self._organises_any(request)
+            return organises_any(request)
         return self.has_view_permission(request, obj) and not obj.archived
 
     def revert_disabled(self, request, obj=None) -> bool:
@@ -152,7 +191,10 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
         )
 
     def save_related(self, request, form, formsets, change):
-        """The allowed types were saved by the service; inlines are read-only."""
+        """The allowed types were saved by the service. The inlines are read-only: saving them
+        writes nothing, and gives the change message its (empty) list of inline changes."""
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
 
     @admin.action(description=_("Export standings (CSV)"))
     def export_standings(self, request, queryset):
@@ -193,7 +235,6 @@ def _run_each(model_admin, request, queryset, operation) -> None:
         model_admin.message_user(request, _("%(count)s done.") % {"count": done}, messages.SUCCESS)
 
 
-@admin.register(Membership)
 class MembershipAdmin(OrganiserScopedAdmin):
     list_display = ["user", "campaign", "role", "warband", "active", "joined_at"]
     list_filter = ["role", "active"]
@@ -212,17 +253,6 @@ class MembershipAdmin(OrganiserScopedAdmin):
         )
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-
 class BattleInline(ReadOnlyInline):
     model = Battle
     fields = ["scenario", "status", "is_bye", "version"]
@@ -230,7 +260,6 @@ class BattleInline(ReadOnlyInline):
     show_change_link = True
 
 
-@admin.register(Round)
 class RoundAdmin(OrganiserScopedAdmin):
     list_display = ["__str__", "number", "status", "pairing_method", "opened_at"]
     list_filter = ["status"]
@@ -277,7 +306,6 @@ class EventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-@admin.register(Battle)
 class BattleAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
     list_display = ["__str__", "campaign", "round", "status", "is_bye", "version"]
     list_filter = ["status", "is_bye"]
@@ -301,3 +329,9 @@ class BattleAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
             queryset.select_related("campaign"),
             lambda b: services.battle_confirm(battle=b, by=request.user),
         )
+
+
+organisers_site.register(Campaign, CampaignAdmin)
+organisers_site.register(Membership, MembershipAdmin)
+organisers_site.register(Round, RoundAdmin)
+organisers_site.register(Battle, BattleAdmin)

@@ -120,7 +120,23 @@ class Recorder:
 # --- starting runs and jobs ------------------------------------------------------------------
 
 
-def _run_for(battle: Battle, *, seed: int | None, faces: dict | None, options: dict | None):
+def _faces_typed_by(battle: Battle, user, faces: dict | None) -> dict[str, Any]:
+    """Who typed the dice at the table, and whether he plays in this battle (an organiser
+    resolving his own battle with his own dice: allowed, recorded and shown)."""
+    if not faces or getattr(user, "pk", None) is None:
+        return {"faces_typed_by": None, "faces_typed_by_player": False}
+    plays = battle.participants.filter(warband__owner=user).exists()
+    return {"faces_typed_by": user, "faces_typed_by_player": plays}
+
+
+def _run_for(
+    battle: Battle,
+    *,
+    seed: int | None,
+    faces: dict | None,
+    options: dict | None,
+    typed_by=None,
+):
     """The battle's live run; a failed one is tried again (with the new inputs, if any)."""
     run = (
         battle.postbattle_runs.select_for_update()
@@ -133,6 +149,7 @@ def _run_for(battle: Battle, *, seed: int | None, faces: dict | None, options: d
             seed=seed if seed is not None else secrets.randbelow(MAX_SEED),
             faces={str(k): list(v) for k, v in (faces or {}).items()},
             options=options or {},
+            **_faces_typed_by(battle, typed_by, faces),
         )
     if run.status == PostBattleRun.Status.FAILED:
         run.status = PostBattleRun.Status.PENDING
@@ -141,9 +158,16 @@ def _run_for(battle: Battle, *, seed: int | None, faces: dict | None, options: d
             run.seed = seed
         if faces is not None:
             run.faces = {str(k): list(v) for k, v in faces.items()}
+            for name, value in _faces_typed_by(battle, typed_by, faces).items():
+                setattr(run, name, value)
         if options is not None:
             run.options = options
-        run.save(update_fields=["status", "error", "seed", "faces", "options"])
+        run.save(
+            update_fields=[
+                "status", "error", "seed", "faces", "options", "faces_typed_by",
+                "faces_typed_by_player",
+            ]
+        )  # fmt: skip
     return run
 
 
@@ -172,7 +196,7 @@ def battle_resolve_start(
     active = Job.objects.filter(battle=battle, status__in=Job.ACTIVE).first()
     if active is not None:
         return active
-    run = _run_for(battle, seed=seed, faces=faces, options=options)
+    run = _run_for(battle, seed=seed, faces=faces, options=options, typed_by=user)
     if run.job_id and Job.objects.filter(pk=run.job_id, status__in=Job.ACTIVE).exists():
         return run.job  # already queued by its round's job: that job reports it
     job = Job.objects.create(

@@ -61,7 +61,7 @@ def battle_postbattle(request: HttpRequest, pk: int) -> HttpResponse:
     run = (
         PostBattleRun.objects.filter(battle=battle)
         .exclude(status=PostBattleRun.Status.REVERTED)
-        .select_related("job")
+        .select_related("job", "faces_typed_by")
         .first()
     )
     results = []

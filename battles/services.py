@@ -110,13 +110,6 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def _make_staff(user) -> None:
-    """Organisers use the organisers' admin site (scoped to their campaigns, no superuser)."""
-    if not user.is_staff:
-        user.is_staff = True
-        user.save(update_fields=["is_staff"])
-
-
 # Campaign tables given as rows {"min", "max", "result", …} (the engine's own shape).
 ROW_TABLES = (
     "hero_injuries",
@@ -257,8 +250,9 @@ def campaign_create(
         **values,
     )
     campaign.allowed_warband_types.set(allowed_warband_types)
+    # No ``is_staff``: organising gives the organisers' site for this campaign, never the
+    # catalogue (``battles.admin.organisers_site``).
     Membership.objects.create(campaign=campaign, user=organiser, role=Membership.Role.ORGANISER)
-    _make_staff(organiser)
     return campaign
 
 
@@ -430,7 +424,6 @@ def campaign_add_organiser(*, campaign: Campaign, by, username: str) -> Membersh
     if membership.role != Membership.Role.ORGANISER:
         membership.role = Membership.Role.ORGANISER
         membership.save(update_fields=["role"])
-    _make_staff(user)
     return membership
 
 
@@ -937,7 +930,10 @@ def battle_confirm(*, battle: Battle, by, expected_version: int | None = None) -
     battle_with_people = Battle.objects.prefetch_related("participants__warband").get(pk=battle.pk)
     if not access.can_confirm(by, battle_with_people):
         raise PermissionDenied(
-            _("Only the opponent of the one who reported, or an organiser, may confirm.")
+            _(
+                "Only the opponent of the one who reported, or an organiser who does not play in "
+                "this battle, may confirm."
+            )
         )
     if battle.status != Battle.Status.REPORTED:
         raise Conflict(
@@ -980,6 +976,17 @@ def battle_dispute(
     return battle
 
 
+def _require_neutral_organiser(user, battle: Battle) -> None:
+    battle_with_people = Battle.objects.prefetch_related("participants__warband").get(pk=battle.pk)
+    if not access.can_settle(user, battle_with_people):
+        raise PermissionDenied(
+            _(
+                "You play in this battle: an organiser who does not play in it settles or "
+                "corrects its report."
+            )
+        )
+
+
 def _record_correction(battle: Battle, by, reason: str, before: dict) -> BattleCorrection:
     return BattleCorrection.objects.create(
         battle=battle, by=by, reason=reason, before=before, after=_report_snapshot(battle)
@@ -1000,6 +1007,7 @@ def battle_settle(
     _require_organiser(by, battle.campaign)
     battle = _lock_battle(battle, expected_version)
     _require_writable(battle.campaign)
+    _require_neutral_organiser(by, battle)
     if battle.status not in (Battle.Status.DISPUTED, Battle.Status.REPORTED):
         raise Conflict(
             _("Only a reported or disputed battle can be settled; this one is %(status)s.")
@@ -1030,6 +1038,7 @@ def battle_correct(
     _require_organiser(by, battle.campaign)
     battle = _lock_battle(battle, expected_version)
     _require_writable(battle.campaign)
+    _require_neutral_organiser(by, battle)
     if not battle.is_frozen or battle.is_bye:
         raise Conflict(_("Only a confirmed report is corrected; this one can still be reported."))
     reason = (reason or "").strip()

@@ -1,5 +1,10 @@
-"""League administration: the catalogue (inlines, search, export as YAML/JSON; `load_content`
-is the import path, also offered as an upload view) and rosters with their read-only ledger."""
+"""The staff admin (``/admin/``): the catalogue (inlines, search, export as YAML/JSON;
+`load_content` is the import path, also offered as an upload view) and rosters with their
+read-only ledger.
+
+The catalogue is shared by every league, so each page needs its model permission and the import
+needs ``warbands.import_contentpack``: the "Content editors" group holds them (migration 0003),
+superusers have them; organising a campaign gives none (organisers use ``/organisers/``)."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from pathlib import Path
 import yaml
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -215,7 +220,19 @@ class ContentPackAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
+    def has_import_permission(self, request) -> bool:
+        return request.user.has_perm("warbands.import_contentpack")
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "has_import_permission": self.has_import_permission(request),
+        }
+        return super().changelist_view(request, extra_context)
+
     def import_view(self, request):
+        if not self.has_import_permission(request):
+            raise PermissionDenied
         form = PackUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             with tempfile.TemporaryDirectory() as folder:
@@ -226,8 +243,18 @@ class ContentPackAdmin(admin.ModelAdmin):
                     (Path(folder) / name).write_bytes(upload.read())
                 try:
                     result = content_pack_load(path=Path(folder))
-                except (ValidationError, yaml.YAMLError) as exc:
-                    messages.error(request, "; ".join(getattr(exc, "messages", [str(exc)])))
+                except ValidationError as exc:
+                    form.add_error(None, exc.messages)
+                except yaml.YAMLError as exc:
+                    form.add_error(None, str(exc))
+                except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                    # A row missing a required key or of the wrong shape: the loader reads the
+                    # files as trusted data, so the upload reports the mistake instead of a 500.
+                    form.add_error(
+                        None,
+                        _("The pack's files do not have the expected shape (%(problem)s).")
+                        % {"problem": f"{type(exc).__name__}: {exc}"},
+                    )
                 else:
                     messages.success(
                         request,

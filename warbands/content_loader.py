@@ -103,7 +103,29 @@ def read_pack(files: list[tuple[str, bytes]], path: Path) -> dict[str, Any]:
     return data
 
 
+def _check_fields(model, where: str, values: dict[str, Any]) -> None:
+    """The model's own field limits (no negative cost, lengths, whole numbers) as an error that
+    names the row, before the database would refuse it with an IntegrityError."""
+    candidate = model(
+        **{k: v for k, v in values.items() if not model._meta.get_field(k).is_relation}
+    )
+    relations = [f.name for f in model._meta.get_fields() if f.is_relation]
+    try:
+        candidate.clean_fields(
+            exclude=[*relations, *(f.name for f in model._meta.fields if f.name not in values)]
+        )
+    except ValidationError as error:
+        raise ValidationError(
+            [
+                f"{where}: {name}: {message}"
+                for name, messages in error.message_dict.items()
+                for message in messages
+            ]
+        ) from error
+
+
 def _upsert(model, slug: str, values: dict[str, Any], counts: dict[str, int]):
+    _check_fields(model, f"{model._meta.verbose_name} {slug}", values)
     obj, created = model.objects.update_or_create(slug=slug, defaults=values)
     counts[model.__name__] = counts.get(model.__name__, 0) + 1
     return obj
@@ -228,10 +250,12 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
             else:
                 item_slug, options = entry, {}
             item = equipment_by_slug(item_slug, f"equipment list {list_slug}")
+            entry_values = {"cost": options.get("cost"), "common": bool(options.get("common"))}
+            _check_fields(
+                EquipmentListEntry, f"equipment list {list_slug}: {item_slug}", entry_values
+            )
             EquipmentListEntry.objects.update_or_create(
-                equipment_list=equipment_list,
-                equipment=item,
-                defaults={"cost": options.get("cost"), "common": bool(options.get("common"))},
+                equipment_list=equipment_list, equipment=item, defaults=entry_values
             )
             kept.append(item.pk)
         equipment_list.entries.exclude(equipment_id__in=kept).delete()

@@ -160,6 +160,7 @@ class BattlePostBattleView(APIView):
         battle = _battle_for(request.user, pk)
         runs = (
             PostBattleRun.objects.filter(battle=battle)
+            .select_related("faces_typed_by")
             .prefetch_related("results__warband", "results__decisions__fighter")
             .order_by("-pk")
         )
@@ -173,6 +174,11 @@ class BattlePostBattleView(APIView):
                         "status": run.status,
                         "seed": run.seed,
                         "error": run.error,
+                        # Dice typed at the table: by whom, and whether he plays in the battle.
+                        "faces_typed_by": (
+                            run.faces_typed_by.username if run.faces_typed_by else None
+                        ),
+                        "faces_typed_by_player": run.faces_typed_by_player,
                         "results": [_result_data(result) for result in run.results.all()],
                     }
                     for run in runs

@@ -109,6 +109,19 @@ class PostBattleRun(models.Model):
         blank=True,
         help_text=_("Per warband id: the faces to use instead of the seed's."),
     )
+    faces_typed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("dice typed by"),
+    )
+    faces_typed_by_player = models.BooleanField(
+        _("dice typed by a player of this battle"),
+        default=False,
+        help_text=_("An organiser typed the dice of a battle he plays in: shown on the results."),
+    )
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True

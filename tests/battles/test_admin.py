@@ -1,4 +1,4 @@
-"""The organisers' admin site: scoped querysets and permissions, actions, history."""
+"""The organisers' site (/organisers/): scoped querysets and permissions, actions, history."""
 
 from __future__ import annotations
 
@@ -28,13 +28,15 @@ def admin_client(user) -> Client:
     return client
 
 
-def test_organisers_are_staff_without_superuser(two_leagues):
+def test_organisers_use_the_organisers_site_without_staff(two_leagues):
     mine, _theirs = two_leagues
-    assert mine.organiser.is_staff and not mine.organiser.is_superuser
+    assert not mine.organiser.is_staff and not mine.organiser.is_superuser
     client = admin_client(mine.organiser)
-    index = client.get(reverse("admin:index"))
+    index = client.get(reverse("organisers:index"))
     assert index.status_code == 200
-    assert reverse("admin:battles_campaign_changelist") in index.content.decode()
+    assert reverse("organisers:battles_campaign_changelist") in index.content.decode()
+    assert "warbands" not in index.content.decode(), "the catalogue is not on this site"
+    assert client.get(reverse("admin:index")).status_code == 302, "no staff admin"
 
 
 @pytest.mark.parametrize("model", ["campaign", "membership", "round", "battle"], ids=lambda m: m)
@@ -42,7 +44,7 @@ def test_changelists_show_only_own_campaigns(two_leagues, model):
     mine, theirs = two_leagues
     first_battle(mine)
     first_battle(theirs)
-    page = admin_client(mine.organiser).get(reverse(f"admin:battles_{model}_changelist"))
+    page = admin_client(mine.organiser).get(reverse(f"organisers:battles_{model}_changelist"))
     assert page.status_code == 200
     result_list = page.context["cl"].result_list
     campaigns = {obj if model == "campaign" else obj.campaign for obj in result_list}
@@ -54,31 +56,37 @@ def test_cannot_open_another_organisers_objects(two_leagues):
     battle = first_battle(theirs)
     client = admin_client(mine.organiser)
     for url in (
-        reverse("admin:battles_campaign_change", args=[theirs.campaign.pk]),
-        reverse("admin:battles_battle_change", args=[battle.pk]),
-        reverse("admin:battles_campaign_history", args=[theirs.campaign.pk]),
-        reverse("admin:battles_battle_history", args=[battle.pk]),
+        reverse("organisers:battles_campaign_change", args=[theirs.campaign.pk]),
+        reverse("organisers:battles_battle_change", args=[battle.pk]),
+        reverse("organisers:battles_campaign_history", args=[theirs.campaign.pk]),
+        reverse("organisers:battles_battle_history", args=[battle.pk]),
     ):
         response = client.get(url)
         assert response.status_code in (302, 403, 404), url
         if response.status_code == 302:
-            assert response["Location"] == reverse("admin:index")
+            assert response["Location"] == reverse("organisers:index")
 
 
 def test_players_and_strangers_have_no_admin(two_leagues):
     mine, _theirs = two_leagues
     player = mine.user(0)
     assert admin_client(player).get(reverse("admin:index")).status_code == 302
+    page = admin_client(player).get(reverse("organisers:index"), follow=True)
+    assert page.status_code == 403, "signed in, organises nothing: refused, not asked to log in"
     staff_without_campaigns = quick_user("staff", is_staff=True)
-    page = admin_client(staff_without_campaigns).get(reverse("admin:battles_campaign_changelist"))
+    page = admin_client(staff_without_campaigns).get(
+        reverse("organisers:battles_campaign_changelist"), follow=True
+    )
     assert page.status_code == 403
+    anonymous = Client().get(reverse("organisers:index"), follow=True)
+    assert anonymous.redirect_chain[-1][0].startswith(reverse("account_login"))
 
 
 def test_change_house_rules_through_the_service(two_leagues):
     mine, _theirs = two_leagues
     campaign = mine.campaign
     client = admin_client(mine.organiser)
-    url = reverse("admin:battles_campaign_change", args=[campaign.pk])
+    url = reverse("organisers:battles_campaign_change", args=[campaign.pk])
     form = {
         "name": campaign.name, "description": "Nueva", "preset": campaign.preset,
         "starting_treasury": 500, "rating_cap": 1, "max_fighter_type_copies": "",
@@ -97,7 +105,7 @@ def test_change_house_rules_through_the_service(two_leagues):
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert (campaign.rating_cap, campaign.description) == (300, "Nueva")
-    history = client.get(reverse("admin:battles_campaign_history", args=[campaign.pk]))
+    history = client.get(reverse("organisers:battles_campaign_history", args=[campaign.pk]))
     assert history.status_code == 200
 
 
@@ -108,7 +116,7 @@ def test_admin_actions_generate_confirm_export(two_leagues):
     round = services.round_open(campaign=mine.campaign, by=organiser)
     their_round = services.round_open(campaign=theirs.campaign, by=theirs.organiser)
     client.post(
-        reverse("admin:battles_round_changelist"),
+        reverse("organisers:battles_round_changelist"),
         {"action": "generate_swiss", "_selected_action": [round.pk, their_round.pk]},
     )
     assert round.battles.count() == 1
@@ -119,16 +127,16 @@ def test_admin_actions_generate_confirm_export(two_leagues):
         battle=battle, reporter=mine.user(0), report=simple_report(battle, mine.warband(0))
     )
     client.post(
-        reverse("admin:battles_battle_changelist"),
+        reverse("organisers:battles_battle_changelist"),
         {"action": "confirm", "_selected_action": [battle.pk]},
     )
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONFIRMED
-    history = client.get(reverse("admin:battles_battle_history", args=[battle.pk]))
+    history = client.get(reverse("organisers:battles_battle_history", args=[battle.pk]))
     assert history.status_code == 200 and "Confirmed" in history.content.decode()
 
     export = client.post(
-        reverse("admin:battles_campaign_changelist"),
+        reverse("organisers:battles_campaign_changelist"),
         {"action": "export_standings", "_selected_action": [mine.campaign.pk]},
     )
     assert export["Content-Type"].startswith("text/csv")
@@ -138,7 +146,7 @@ def test_admin_actions_generate_confirm_export(two_leagues):
 def test_open_next_round_action(two_leagues):
     mine, _theirs = two_leagues
     admin_client(mine.organiser).post(
-        reverse("admin:battles_campaign_changelist"),
+        reverse("organisers:battles_campaign_changelist"),
         {"action": "open_next_round", "_selected_action": [mine.campaign.pk]},
     )
     assert Round.objects.filter(campaign=mine.campaign, number=1).exists()

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from annuminas.api.errors import Conflict
-from battles import services
+from battles import access, services
 from battles.models import Battle, BattleCorrection, BattleEvent, Campaign, Membership, Round
 from tests.battles.factories import (
     SOLDIER,
@@ -38,8 +38,9 @@ def test_create_takes_the_preset_and_overrides(league_content, make_user):
     assert len(campaign.join_code) == 8
     membership = campaign.memberships.get()
     assert (membership.user, membership.role) == (organiser, Membership.Role.ORGANISER)
-    organiser.refresh_from_db()
-    assert organiser.is_staff and not organiser.is_superuser
+    organiser = type(organiser).objects.get(pk=organiser.pk)
+    assert not organiser.is_staff and not organiser.is_superuser, "organising is not staff"
+    assert not organiser.has_perm("warbands.import_contentpack")
     assert campaign.history.count() == 1
 
 
@@ -218,7 +219,8 @@ def test_co_organiser_and_withdrawal(league, make_user):
     )
     assert membership.role == Membership.Role.ORGANISER
     helper.refresh_from_db()
-    assert helper.is_staff
+    assert not helper.is_staff, "organising is not staff"
+    assert access.is_organiser(helper, league.campaign)
     player_membership = league.campaign.memberships.get(user=league.user(1))
     services.membership_withdraw(membership=player_membership, by=league.user(1))
     player_membership.refresh_from_db()
