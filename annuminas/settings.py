@@ -144,9 +144,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A message whose worker died unacknowledged goes back to the queue after this long (and the
-# job sweeper re-sends pending post-battle runs sooner); it must exceed any task's run time.
+# A message whose worker died unacknowledged goes back to the queue after this long; it must
+# exceed any task's run time. The sweeper re-sends a lost post-battle run much sooner (after
+# POSTBATTLE_RUN_LOST_AFTER seconds without a heartbeat); the late redelivery is then a no-op.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+POSTBATTLE_RUN_LOST_AFTER = env.int("POSTBATTLE_RUN_LOST_AFTER", default=120)
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
@@ -154,7 +156,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "battles.standings_recompute",
         "schedule": crontab(hour=3, minute=30),
     },
-    "sweep-stuck-jobs": {"task": "battles.jobs_sweep", "schedule": 600.0},
+    # Every minute, so a killed worker's runs are re-sent within POSTBATTLE_RUN_LOST_AFTER + 60 s;
+    # a sweep nobody picked up within the minute is dropped (the next one replaces it).
+    "sweep-stuck-jobs": {
+        "task": "battles.jobs_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
 }
 
 # --- Auth -------------------------------------------------------------------------------------

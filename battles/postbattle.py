@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Prefetch, Q
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -171,10 +174,21 @@ def _run_for(
     return run
 
 
+def _already_resolved() -> Conflict:
+    return Conflict(
+        _(
+            "This battle's post-battle sequence has already been applied; an organiser can "
+            "revert it before resolving it again."
+        )
+    )
+
+
 def _check_resolvable(battle: Battle) -> None:
     if battle.is_bye:
         raise ValidationError(_("A bye has no post-battle sequence."))
-    if battle.status not in (Battle.Status.CONFIRMED, Battle.Status.RESOLVED):
+    if battle.status == Battle.Status.RESOLVED:
+        raise _already_resolved()
+    if battle.status != Battle.Status.CONFIRMED:
         raise ValidationError(
             _("Only a confirmed battle can be resolved (this one is %(status)s).")
             % {"status": battle.get_status_display()}
@@ -190,13 +204,20 @@ def battle_resolve_start(
     faces: dict | None = None,
     options: dict | None = None,
 ) -> Job:
-    """Queue the post-battle sequence of one battle; a repeated request returns the same job."""
+    """Queue the post-battle sequence of one battle; a repeated request returns the same job.
+
+    A battle already resolved is a ``Conflict`` (nothing to do: no job is created), so every job
+    created here has a pending run that a worker will apply. Holds the battle's row lock, which
+    the worker applying its run also takes, so the two never cross.
+    """
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     _check_resolvable(battle)
     active = Job.objects.filter(battle=battle, status__in=Job.ACTIVE).first()
     if active is not None:
         return active
     run = _run_for(battle, seed=seed, faces=faces, options=options, typed_by=user)
+    if run.status == PostBattleRun.Status.APPLIED:
+        raise _already_resolved()
     if run.job_id and Job.objects.filter(pk=run.job_id, status__in=Job.ACTIVE).exists():
         return run.job  # already queued by its round's job: that job reports it
     job = Job.objects.create(
@@ -209,7 +230,7 @@ def battle_resolve_start(
     )
     run.job = job
     run.save(update_fields=["job"])
-    _enqueue(job, [run.pk])
+    _enqueue([run.pk])
     return job
 
 
@@ -231,13 +252,28 @@ def _round_job_create(*, round: Round, user) -> Job:
     existing = Job.objects.filter(round=round, status__in=Job.ACTIVE).first()
     if existing is not None:
         return existing
+    # The battles are locked (in id order, as a single battle's resolution locks its row), so
+    # a battle resolved on its own at this moment is either seen with its job or waited for.
     battles = list(
-        round.battles.filter(is_bye=False, status=Battle.Status.CONFIRMED)
+        round.battles.select_for_update()
+        .filter(is_bye=False, status=Battle.Status.CONFIRMED)
         # a battle already queued by its own job stays with that job
-        .exclude(jobs__status__in=Job.ACTIVE)
+        .exclude(Exists(Job.objects.filter(battle=OuterRef("pk"), status__in=Job.ACTIVE)))
         .order_by("pk")
-        .distinct()
     )
+    live = {
+        run.battle_id: run
+        for run in PostBattleRun.objects.filter(battle__in=battles).exclude(
+            status=PostBattleRun.Status.REVERTED
+        )
+    }
+    # An applied run leaves nothing to do for its battle: no job may wait for it.
+    battles = [
+        battle
+        for battle in battles
+        if battle.pk not in live or live[battle.pk].status != PostBattleRun.Status.APPLIED
+    ]
+    live = {pk: run for pk, run in live.items() if run.status != PostBattleRun.Status.APPLIED}
     if not battles:
         raise ValidationError(_("This round has no confirmed battle waiting for its sequence."))
     job = Job.objects.create(
@@ -247,12 +283,6 @@ def _round_job_create(*, round: Round, user) -> Job:
         total=len(battles),
         created_by=user,
     )
-    live = {
-        run.battle_id: run
-        for run in PostBattleRun.objects.filter(battle__in=battles).exclude(
-            status=PostBattleRun.Status.REVERTED
-        )
-    }
     failed = [run.pk for run in live.values() if run.status == PostBattleRun.Status.FAILED]
     PostBattleRun.objects.filter(pk__in=failed).update(
         status=PostBattleRun.Status.PENDING, error=""
@@ -267,18 +297,27 @@ def _round_job_create(*, round: Round, user) -> Job:
     run_ids = list(
         PostBattleRun.objects.filter(job=job).order_by("pk").values_list("pk", flat=True)
     )
-    _enqueue(job, run_ids)
+    _enqueue(run_ids)
     return job
 
 
 ROUND_CHUNK = 10  # runs per task of a round: the job's progress is refreshed once per chunk
+HEARTBEAT_EVERY = 30  # seconds between a worker's heartbeats on the runs of its chunk
 
 
-def _enqueue(job: Job, run_ids: list[int]) -> None:
+def _lost_after() -> int:
+    """Seconds of silence after which a pending run's task is taken as lost."""
+    return int(getattr(settings, "POSTBATTLE_RUN_LOST_AFTER", 120))
+
+
+def _enqueue(run_ids: list[int]) -> None:
     """Send the runs to the workers once the transaction commits: a lone run as one task, a
     round's runs in chunks of ``ROUND_CHUNK`` (fewer messages and progress refreshes; each run
-    still applies in its own transaction, exactly once)."""
+    still applies in its own transaction, exactly once). Sending counts as the runs' heartbeat:
+    if the message is lost, the sweeper sends them again once they have been silent too long."""
     from .tasks import postbattle_run_task, postbattle_runs_task
+
+    PostBattleRun.objects.filter(pk__in=run_ids).update(heartbeat_at=timezone.now())
 
     def send() -> None:
         if len(run_ids) == 1:
@@ -290,13 +329,30 @@ def _enqueue(job: Job, run_ids: list[int]) -> None:
     transaction.on_commit(send)
 
 
+def _runs_heartbeat(run_ids: list[int], *, starting: bool = False) -> None:
+    """A worker's sign of life on the runs it is about to apply (outside any transaction, so
+    the sweeper sees it)."""
+    now = timezone.now()
+    fields = {"heartbeat_at": now, **({"started_at": now} if starting else {})}
+    PostBattleRun.objects.filter(pk__in=run_ids, status=PostBattleRun.Status.PENDING).update(
+        **fields
+    )
+
+
 def postbattle_runs_apply(*, run_ids: list[int]) -> list[PostBattleRun]:
     """Apply several runs (each exactly once, each in its own transaction), then refresh the
     progress of their jobs once — even when an infrastructure error stops the chunk halfway
-    (the task retries it; the runs already applied are skipped)."""
+    (the task retries it; the runs already applied are skipped). The runs not yet applied get
+    a heartbeat at the start and every ``HEARTBEAT_EVERY`` seconds, so the sweeper leaves a
+    busy worker alone and re-sends only what a dead one held."""
     runs: list[PostBattleRun] = []
     try:
-        for run_id in run_ids:
+        _runs_heartbeat(run_ids, starting=True)
+        beat = time.monotonic()
+        for index, run_id in enumerate(run_ids):
+            if time.monotonic() - beat > HEARTBEAT_EVERY:
+                _runs_heartbeat(run_ids[index:])
+                beat = time.monotonic()
             runs.append(postbattle_run_apply(run_id=run_id, refresh_job=False))
     finally:
         job_ids = set(
@@ -313,7 +369,8 @@ def postbattle_runs_apply(*, run_ids: list[int]) -> list[PostBattleRun]:
 
 
 def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattleRun:
-    """Apply a run exactly once. Safe to call again: an applied run is returned untouched.
+    """Apply a run exactly once. Safe to call again: an applied run is returned untouched
+    (its job is still refreshed, so a job whose runs are all done always finishes).
 
     A bad roster (a rule the data cannot satisfy) marks the run failed with the reason; an
     infrastructure error propagates so the task retries. ``refresh_job=False`` leaves the
@@ -327,18 +384,17 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
                 .select_related("battle", "battle__campaign")
                 .get(pk=run_id)
             )
-            if run.status != PostBattleRun.Status.PENDING:
-                return run
-            run.attempts += 1
-            _apply(run)
-            run.status = PostBattleRun.Status.APPLIED
-            run.applied_at = timezone.now()
-            run.error = ""
-            run.save(update_fields=["status", "applied_at", "error", "attempts"])
-            Battle.objects.filter(pk=run.battle_id).update(
-                status=Battle.Status.RESOLVED, version=F("version") + 1
-            )
-            applied = run
+            if run.status == PostBattleRun.Status.PENDING:
+                run.attempts += 1
+                _apply(run)
+                run.status = PostBattleRun.Status.APPLIED
+                run.applied_at = timezone.now()
+                run.error = ""
+                run.save(update_fields=["status", "applied_at", "error", "attempts"])
+                Battle.objects.filter(pk=run.battle_id).update(
+                    status=Battle.Status.RESOLVED, version=F("version") + 1
+                )
+                applied = run
     except (
         ValidationError,
         RulesError,
@@ -352,12 +408,10 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
             status=PostBattleRun.Status.FAILED, error=message[:2000]
         )
         logger.warning("post-battle run %s failed: %s", run_id, message)
+        run = PostBattleRun.objects.get(pk=run_id)
     if applied is not None:  # as committed: no need to read it again
-        run = applied
         run.battle.status = Battle.Status.RESOLVED
         run.battle.version += 1
-    else:
-        run = PostBattleRun.objects.get(pk=run_id)
     if refresh_job and run.job_id:
         job_progress_refresh(job_id=run.job_id)
     return run
@@ -930,6 +984,7 @@ def job_progress_refresh(*, job_id: int) -> Job:
         counts = PostBattleRun.objects.filter(job=job).aggregate(
             done=Count("pk", filter=Q(status=PostBattleRun.Status.APPLIED)),
             failed=Count("pk", filter=Q(status=PostBattleRun.Status.FAILED)),
+            pending=Count("pk", filter=Q(status=PostBattleRun.Status.PENDING)),
         )
         job.done, job.failed = counts["done"], counts["failed"]
         job.errors = (
@@ -945,7 +1000,8 @@ def job_progress_refresh(*, job_id: int) -> Job:
         now = timezone.now()
         if job.started_at is None:
             job.started_at = now
-        if job.done + job.failed >= job.total:
+        # Finished once no run is left pending (a run reverted meanwhile counts as done with).
+        if not counts["pending"]:
             job.status = (
                 Job.Status.SUCCEEDED
                 if not job.failed
@@ -958,24 +1014,42 @@ def job_progress_refresh(*, job_id: int) -> Job:
     return job
 
 
-def jobs_sweep_stuck(*, older_than_seconds: int = 1800) -> list[int]:
-    """Jobs still active past their time limit: send their pending runs again (idempotent) or
-    close them when nothing is left to do. Returns the ids of the jobs touched."""
-    cutoff = timezone.now() - timezone.timedelta(seconds=older_than_seconds)
-    touched = []
-    for job in Job.objects.filter(status__in=Job.ACTIVE, created_at__lt=cutoff):
-        pending = list(
-            PostBattleRun.objects.filter(job=job, status=PostBattleRun.Status.PENDING).values_list(
-                "pk", flat=True
-            )
+def jobs_sweep_stuck(*, lost_after: int | None = None) -> list[int]:
+    """The sweeper (beat runs it every minute). Sends again every pending run silent for
+    ``lost_after`` seconds (default: the ``POSTBATTLE_RUN_LOST_AFTER`` setting) — its message
+    was lost, or its worker died holding it — and completes every active job that has no
+    pending run left. Exactly once still holds: a run being applied right now is locked and
+    skipped here, and a run sent twice applies once (a late redelivery finds it applied).
+    Returns the ids of the jobs touched."""
+    lost_after = _lost_after() if lost_after is None else lost_after
+    cutoff = timezone.now() - timezone.timedelta(seconds=lost_after)
+    touched: set[int] = set()
+    with transaction.atomic():
+        lost = list(
+            PostBattleRun.objects.select_for_update(skip_locked=True)
+            .filter(status=PostBattleRun.Status.PENDING)
+            .annotate(last_sign=Coalesce("heartbeat_at", "created_at"))
+            .filter(last_sign__lte=cutoff)
+            .order_by("job_id", "pk")
+            .only("pk", "job_id")
         )
-        if pending:
-            with transaction.atomic():
-                _enqueue(job, pending)
-        else:
-            job_progress_refresh(job_id=job.pk)
-        touched.append(job.pk)
-    return touched
+        by_job: dict[int | None, list[int]] = {}
+        for run in lost:
+            by_job.setdefault(run.job_id, []).append(run.pk)
+        for job_id, run_ids in by_job.items():
+            logger.warning("sweeper: sending %d lost post-battle runs again", len(run_ids))
+            _enqueue(run_ids)
+            if job_id is not None:
+                touched.add(job_id)
+    finished = Job.objects.filter(status__in=Job.ACTIVE).exclude(
+        Exists(
+            PostBattleRun.objects.filter(job=OuterRef("pk"), status=PostBattleRun.Status.PENDING)
+        )
+    )
+    for job_id in finished.values_list("pk", flat=True):
+        job_progress_refresh(job_id=job_id)
+        touched.add(job_id)
+    return sorted(touched)
 
 
 # --- revert ----------------------------------------------------------------------------------
@@ -1041,7 +1115,7 @@ def decision_answer(*, decision: PendingDecision, user, choice: Any) -> PendingD
         .get(pk=decision.pk)
     )
     if decision.warband.owner_id != getattr(user, "pk", None):
-        raise ValidationError(
+        raise PermissionDenied(
             _("Only the owner of %(warband)s decides this.") % {"warband": decision.warband.name}
         )
     if decision.status != PendingDecision.Status.OPEN:

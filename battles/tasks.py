@@ -2,6 +2,9 @@
 
 ``postbattle_run_task`` is idempotent (the run row is locked and its status checked before
 anything is rolled), so it acknowledges late and is delivered again if a worker dies mid-task.
+The broker redelivers such a message only after its visibility timeout; well before that, the
+sweeper (every minute) sends again the runs whose heartbeat stopped, and the late redelivery
+then finds them applied and does nothing.
 """
 
 from celery import shared_task
@@ -21,9 +24,9 @@ from django.db import DatabaseError, InterfaceError, OperationalError
     soft_time_limit=100,
 )
 def postbattle_run_task(run_id: int) -> dict:
-    from .postbattle import postbattle_run_apply
+    from .postbattle import postbattle_runs_apply
 
-    run = postbattle_run_apply(run_id=run_id)
+    (run,) = postbattle_runs_apply(run_ids=[run_id])
     return {"run": run.pk, "status": run.status}
 
 
@@ -49,6 +52,7 @@ def postbattle_runs_task(run_ids: list[int]) -> dict:
 
 @shared_task(name="battles.jobs_sweep", time_limit=120, soft_time_limit=100)
 def jobs_sweep_task() -> list[int]:
+    """Beat sends it every minute: lost post-battle runs are sent again, finished jobs close."""
     from .postbattle import jobs_sweep_stuck
 
     return jobs_sweep_stuck()

@@ -1,6 +1,7 @@
 """Post-battle API: start a battle's or a round's resolution (202 + job), follow the job, read
 the results with their dice, answer pending decisions, revert."""
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -92,7 +93,13 @@ def _battle_for(user, pk: int) -> Battle:
 
 
 class BattleResolveView(APIView):
-    @extend_schema(request=ResolveSerializer, responses={202: JobSerializer})
+    @extend_schema(
+        request=ResolveSerializer,
+        responses={202: JobSerializer, 409: OpenApiTypes.OBJECT},
+        description=gettext_lazy(
+            "409 when the battle is already resolved (an organiser reverts it first)."
+        ),
+    )
     def post(self, request, pk: int):
         battle = _battle_for(request.user, pk)
         organiser = access.is_organiser(request.user, battle.campaign)
@@ -231,12 +238,20 @@ class DecisionListView(APIView):
 class DecisionAnswerView(APIView):
     @extend_schema(request=AnswerSerializer, responses=DecisionSerializer)
     def post(self, request, pk: int):
+        """Anyone who sees the battle sees its decisions; only the deciding owner answers (403)."""
         decision = get_object_or_404(
-            PendingDecision.objects.filter(warband__owner=request.user), pk=pk
+            PendingDecision.objects.filter(
+                Q(warband__owner=request.user)
+                | Q(result__run__battle__in=access.visible_battles(request.user))
+            ),
+            pk=pk,
         )
         serializer = AnswerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        decision = decision_answer(
-            decision=decision, user=request.user, choice=serializer.validated_data["choice"]
-        )
+        try:
+            decision = decision_answer(
+                decision=decision, user=request.user, choice=serializer.validated_data["choice"]
+            )
+        except PermissionDenied as error:
+            raise exceptions.PermissionDenied(str(error)) from error
         return Response(DecisionSerializer(decision).data)

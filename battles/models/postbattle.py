@@ -5,6 +5,9 @@ before anything is rolled; applying it happens in one transaction under a row lo
 flips it to ``applied``; ``PostBattleResult`` is unique per (run, warband). A retried or repeated
 task finds the run applied and does nothing; a worker killed halfway leaves nothing behind (the
 transaction rolls back) and the retry rolls the same dice from the stored seed.
+
+A pending run also carries a heartbeat (set when it is sent to the workers and while a worker
+works through it), so the sweeper can tell a lost task from a busy one and send it again.
 """
 
 from __future__ import annotations
@@ -129,6 +132,18 @@ class PostBattleRun(models.Model):
     error = models.TextField(_("error"), blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(
+        _("started"), null=True, blank=True, help_text=_("When a worker last took it up.")
+    )
+    heartbeat_at = models.DateTimeField(
+        _("last sign of life"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When it was last sent to the workers or last worked on; a pending run silent for "
+            "too long is sent again."
+        ),
+    )
     applied_at = models.DateTimeField(null=True, blank=True)
     reverted_at = models.DateTimeField(null=True, blank=True)
 

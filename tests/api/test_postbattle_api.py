@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from battles.models import Battle, Job, PendingDecision
+from battles.models import Battle, Job, PendingDecision, PostBattleRun
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from tests.battles.test_postbattle import fight, leader, out_of_action
 
@@ -106,7 +106,11 @@ def test_decisions_are_listed_and_answered_by_their_owner(
     bad = owner.post(decision["answer_url"], {"choice": "a"}, format="json")
     assert bad.status_code == 400 and "choice" in bad.json()["error"]["fields"]
     other = client_for(league.user(1)).post(decision["answer_url"], {"choice": "ws"}, format="json")
-    assert other.status_code == 404
+    assert other.status_code == 403  # he sees the battle, but the choice is not his
+    error = other.json()["error"]
+    assert (
+        set(error) == {"code", "message", "fields"} and league.warband(0).name in error["message"]
+    )
     ok = owner.post(decision["answer_url"], {"choice": "bs"}, format="json")
     assert ok.status_code == 200 and ok.json()["status"] == "answered"
     again = owner.post(decision["answer_url"], {"choice": "ws"}, format="json")
@@ -148,3 +152,60 @@ def test_players_cannot_choose_their_dice_or_bonuses(league, battle, payload):
 def test_a_player_may_ask_for_the_resolution_without_inputs(league, battle):
     response = client_for(league.user(0)).post(f"/api/v1/battles/{battle.pk}/resolve/")
     assert response.status_code == 202
+
+
+def test_a_stranger_cannot_even_see_a_decision(league, battle, make_user, resolve_now):
+    a, b = league.warband(0), league.warband(1)
+    resolve_now(battle, faces={str(a.pk): [3, 4, 1, 1, 1, 1], str(b.pk): [4, 1]}, captain=leader(a))
+    decision = PendingDecision.objects.get()
+    response = client_for(make_user("stranger")).post(
+        f"/api/v1/decisions/{decision.pk}/answer/", {"choice": "ws"}, format="json"
+    )
+    assert response.status_code == 404
+    assert PendingDecision.objects.get().status == "open"
+
+
+@pytest.fixture
+def resolve_now(league, django_capture_on_commit_callbacks):
+    def do(battle, *, faces=None, captain=None):
+        payload = {"faces": faces} if faces else {"seed": 7}
+        if captain is not None:
+            payload["scenario_bonus"] = {str(captain.pk): 1}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client_for(league.organiser).post(
+                f"/api/v1/battles/{battle.pk}/resolve/", payload, format="json"
+            )
+        assert response.status_code == 202, response.json()
+        return response
+
+    return do
+
+
+def test_resolving_a_resolved_battle_is_a_409_and_creates_no_job(league, battle, resolve_now):
+    resolve_now(battle)
+    jobs = list(Job.objects.values_list("pk", "status"))
+    assert jobs == [(jobs[0][0], Job.Status.SUCCEEDED)]
+
+    for client in (client_for(league.organiser), client_for(league.user(0))):
+        response = client.post(f"/api/v1/battles/{battle.pk}/resolve/")
+        assert response.status_code == 409
+        error = response.json()["error"]
+        assert error["code"] == "conflict" and error["message"] and error["fields"] == {}
+    assert list(Job.objects.values_list("pk", "status")) == jobs
+    assert PostBattleRun.objects.get().job_id == jobs[0][0]  # the applied run stays with its job
+
+
+def test_revert_then_resolve_applies_again(league, battle, resolve_now):
+    client = client_for(league.organiser)
+    resolve_now(battle)
+    assert client.post(f"/api/v1/battles/{battle.pk}/resolve/").status_code == 409
+    assert client.post(f"/api/v1/battles/{battle.pk}/revert/").status_code == 200
+    job = resolve_now(battle).json()
+    assert client.get(job["url"]).json()["status"] == "succeeded"
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.RESOLVED
+    assert list(PostBattleRun.objects.order_by("pk").values_list("status", flat=True)) == [
+        "reverted",
+        "applied",
+    ]
+    assert not Job.objects.filter(status__in=Job.ACTIVE).exists()

@@ -1,7 +1,7 @@
 """The post-battle sequence applied to rosters, with fixed dice (faces typed at the table)."""
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from annuminas.api.errors import Conflict
 from battles import services
@@ -173,7 +173,7 @@ def test_a_choice_becomes_a_pending_decision_for_the_owner(league, resolve):
     decision = PendingDecision.objects.get(warband=a, kind="characteristic")
     assert decision.options == ["ws", "bs"]
 
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermissionDenied):
         decision_answer(decision=decision, user=league.user(1), choice="ws")  # not his warband
     with pytest.raises(ValidationError):
         decision_answer(decision=decision, user=league.user(0), choice="s")
