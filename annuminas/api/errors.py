@@ -17,14 +17,18 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from annuminas.errors import Conflict
+
+__all__ = ["Conflict", "ServiceUnavailable", "error_body", "exception_handler"]
+
 logger = logging.getLogger(__name__)
 
 
-class Conflict(exceptions.APIException):
-    """409: the resource changed since the client read it (stale ``version``), or a state clash."""
+class ApiConflict(exceptions.APIException):
+    """409 as DRF knows it; services raise the domain ``annuminas.errors.Conflict`` instead."""
 
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The resource was changed by someone else; reload it and try again."
+    default_detail = _lazy("The resource was changed by someone else; reload it and try again.")
     default_code = "conflict"
 
 
@@ -95,7 +99,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         logger.warning("503: %s: %s", type(exc).__name__, exc)
         exc = ServiceUnavailable()
         exc.wait = 60
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, Conflict):
+        exc = ApiConflict(exc.detail, code=exc.code)
+    elif isinstance(exc, DjangoValidationError):
         exc = _django_validation_to_drf(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
