@@ -11,6 +11,6 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "annuminas.settings")
 
-app = Celery("annuminas", include=["annuminas.tasks"])
+app = Celery("annuminas", include=["annuminas.tasks", "battles.notifications.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -26,6 +26,7 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("", include("warbands.urls")),
     path("", include("battles.urls")),
+    path("", include("battles.notifications.urls")),
 ]
 
 handler404 = "annuminas.views.page_not_found"

@@ -39,5 +39,6 @@ urlpatterns = [
         name="api-decision-answer",
     ),
     path("", include("battles.battlelog.api_urls")),
+    path("", include("battles.notifications.api_urls")),
     path("", include(router.urls)),
 ]

@@ -9,6 +9,14 @@ from .campaign import (
     Membership,
     Round,
 )
+from .notifications import (  # noqa: F401 - notifications and calendars (issue 13)
+    CalendarToken,
+    Notification,
+    NotificationEvent,
+    NotificationPreference,
+    Webhook,
+    WebhookDelivery,
+)
 from .postbattle import Job, PendingDecision, PostBattleResult, PostBattleRun, StandingsSnapshot
 
 __all__ = [

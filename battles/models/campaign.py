@@ -186,6 +186,10 @@ class Round(models.Model):
     )
     opened_at = models.DateTimeField(_("opened at"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    closes_at = models.DateTimeField(
+        _("deadline"), null=True, blank=True, help_text=_("Battles must be reported by then.")
+    )
 
     class Meta:
         ordering = ["campaign_id", "number"]

@@ -1,0 +1,44 @@
+"""What each event says, rendered in the reader's language when shown (never stored as text)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.utils import formats, timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+
+from battles.models.notifications import Event
+
+MESSAGES = {
+    Event.PAIRINGS_PUBLISHED: _("%(campaign)s: the pairings of round %(round)s are published."),
+    Event.REPORT_TO_CONFIRM: _("%(campaign)s: %(battle)s was reported; confirm or dispute it."),
+    Event.REPORT_DISPUTED: _("%(campaign)s: the report of %(battle)s is disputed."),
+    Event.POSTBATTLE_APPLIED: _("%(campaign)s: the post-battle sequence of %(battle)s is applied."),
+    Event.DECISION_WAITING: _("%(campaign)s: a post-battle decision waits for you (%(battle)s)."),
+    Event.ROUND_CLOSING: _("%(campaign)s: round %(round)s closes on %(closes_at)s."),
+    Event.JOB_FAILED: _("%(campaign)s: a batch job failed (%(failed)s battles)."),
+    Event.WEBHOOK_DISABLED: _(
+        "%(campaign)s: the webhook %(url)s was disabled after %(failures)s failures in a row."
+    ),
+}
+
+
+def render(event: str, params: dict[str, Any]) -> str:
+    """The sentence for ``event`` in the active language; a missing detail shows as "—"."""
+    template = MESSAGES.get(event)
+    if template is None:
+        return str(Event(event).label) if event in Event.values else event
+    values: defaultdict[str, Any] = defaultdict(lambda: "—")
+    values.update({k: v for k, v in params.items() if v not in (None, "")})
+    when = parse_datetime(str(params.get("closes_at") or ""))
+    if when is not None:
+        values["closes_at"] = formats.date_format(timezone.localtime(when), "DATETIME_FORMAT")
+    if params.get("battle_id") and not params.get("battle"):
+        values["battle"] = _("battle %(id)s") % {"id": params["battle_id"]}
+    return str(template) % values
+
+
+def label(event: str) -> str:
+    return str(Event(event).label) if event in Event.values else event

@@ -1,0 +1,67 @@
+"""Celery tasks for notifications: thin, ids only, idempotent (see services for the locks)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError, InterfaceError, OperationalError
+
+DATABASE_HICCUPS = (OperationalError, InterfaceError, DatabaseError)
+
+
+@shared_task(
+    name="battles.notification_dispatch",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=DATABASE_HICCUPS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=6,
+    time_limit=120,
+    soft_time_limit=100,
+)
+def notification_dispatch_task(event_id: int) -> dict:
+    from .services import notification_event_dispatch
+
+    result = notification_event_dispatch(event_id=event_id)
+    return {"event": event_id, "notifications": result.notifications, "emails": result.emails}
+
+
+@shared_task(
+    bind=True,
+    name="battles.webhook_deliver",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,  # the delivery row counts the attempts (WEBHOOK_MAX_ATTEMPTS)
+    time_limit=60,
+    soft_time_limit=50,
+)
+def webhook_deliver_task(self, delivery_id: int) -> dict:
+    from .services import backoff, webhook_delivery_attempt
+
+    attempt = webhook_delivery_attempt(delivery_id=delivery_id)
+    # In-process (no broker) a retry would wait inside the request: the sweeper retries instead.
+    if attempt.retry and not self.request.is_eager:
+        raise self.retry(countdown=backoff(attempt.attempts))
+    return {"delivery": delivery_id, "status": attempt.status, "attempts": attempt.attempts}
+
+
+@shared_task(name="battles.notifications_digest", time_limit=600, soft_time_limit=580)
+def notifications_digest_task() -> int:
+    from .services import notifications_digest_send
+
+    return notifications_digest_send()
+
+
+@shared_task(name="battles.rounds_closing_notify", time_limit=120, soft_time_limit=100)
+def rounds_closing_notify_task() -> int:
+    from .services import rounds_closing_notify
+
+    return rounds_closing_notify()
+
+
+@shared_task(name="battles.notifications_resend", time_limit=120, soft_time_limit=100)
+def notifications_resend_task() -> int:
+    from .services import notifications_resend
+
+    return notifications_resend()
