@@ -21,7 +21,8 @@ from .models import (
     LedgerEntry,
     Warband,
 )
-from .services import _atomic, _finish, _ledger_apply, _lock, _roster_fighter
+from .services.ledger import ledger_apply
+from .services.unit import finish_change, lock_warband, roster_atomic, roster_fighter
 
 ADVANCING_FIELDS = ("experience", "advances", "advances_due", "special_rules")
 FIGHTER_FIELDS = (
@@ -90,10 +91,10 @@ def warband_snapshots(
     }
 
 
-@_atomic
+@roster_atomic
 def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model | None) -> None:
     """Put the roster back exactly as in ``snapshot``; the ledger gets compensating entries."""
-    locked = _lock(warband.pk)
+    locked = lock_warband(warband.pk)
     fighters = {str(f.pk): f for f in Fighter.objects.filter(warband=locked)}
     groups = {str(g.pk): g for g in HenchmanGroup.objects.filter(warband=locked)}
     for pk, data in snapshot["groups"].items():
@@ -128,7 +129,7 @@ def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model
     amount = snapshot["treasury"] - locked.treasury
     finds = snapshot["finds"] - locked.finds
     if amount or finds:
-        _ledger_apply(
+        ledger_apply(
             warband=locked,
             amount=amount,
             finds_delta=finds,
@@ -136,17 +137,17 @@ def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model
             description=_("Post-battle sequence reverted"),
             source=source,
         )
-    _finish(locked, roster_changed=False)
+    finish_change(locked, roster_changed=False)
 
 
-@_atomic
+@roster_atomic
 def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> list[str]:
     """Robbed: all his weapons, armour and equipment are gone (recorded in the ledger)."""
-    locked = _lock(fighter.warband_id)
-    fighter = _roster_fighter(locked, fighter)
+    locked = lock_warband(fighter.warband_id)
+    fighter = roster_fighter(locked, fighter)
     lost = [item.equipment.name for item in fighter.equipment.select_related("equipment")]
     fighter.equipment.all().delete()
-    _ledger_apply(
+    ledger_apply(
         warband=locked,
         amount=0,
         reason=LedgerEntry.Reason.INJURY,
@@ -154,16 +155,16 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
         % {"name": fighter.name, "items": ", ".join(lost) or "—"},
         source=source or fighter,
     )
-    _finish(locked)
+    finish_change(locked)
     return lost
 
 
-@_atomic
+@roster_atomic
 def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     """The lad's got talent: a henchman leaves his group and becomes a hero, keeping his
     experience, equipment and increases; he picks two skill lists."""
-    locked = _lock(fighter.warband_id)
-    fighter = _roster_fighter(locked, fighter)
+    locked = lock_warband(fighter.warband_id)
+    fighter = roster_fighter(locked, fighter)
     group = fighter.group
     if group is None:
         raise ValidationError(_("Only a henchman can be promoted."))
@@ -183,22 +184,22 @@ def fighter_promote(*, fighter: Fighter, skill_lists: list[str]) -> Fighter:
     fighter.hired_experience = group.experience
     fighter.advances = []
     fighter.save()
-    _finish(locked)
+    finish_change(locked)
     return fighter
 
 
-@_atomic
+@roster_atomic
 def captive_gear_to_captor(*, fighter: Fighter, captor: Warband) -> list[str]:
     """A captive sold by his captor: the captor keeps his gear (into the captor's stash)."""
     # Lock in warband id order, as every other multi-warband write does (no deadlock).
     first, second = sorted([fighter.warband_id, captor.pk])
-    locks = {first: _lock(first), second: _lock(second)}
+    locks = {first: lock_warband(first), second: lock_warband(second)}
     owner, locked_captor = locks[fighter.warband_id], locks[captor.pk]
     items = list(EquipmentItem.objects.filter(fighter=fighter).select_related("equipment"))
     names = [item.equipment.name for item in items]
     EquipmentItem.objects.filter(pk__in=[item.pk for item in items]).update(
         warband=locked_captor, fighter=None, group=None
     )
-    _finish(owner, roster_changed=False)
-    _finish(locked_captor, roster_changed=False)
+    finish_change(owner, roster_changed=False)
+    finish_change(locked_captor, roster_changed=False)
     return names

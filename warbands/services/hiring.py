@@ -1,0 +1,356 @@
+"""Who is in the roster: hire, dismiss, retire, rename, choose the leader; the roster limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from .. import limits
+from ..models import (
+    PROFILE_FIELDS,
+    EquipmentItem,
+    Fighter,
+    FighterType,
+    HenchmanGroup,
+    LedgerEntry,
+    Warband,
+)
+from .equipment import to_stash
+from .ledger import check_affordable, ledger_apply, ledger_event
+from .unit import (
+    IN_ROSTER,
+    finish_change,
+    group_size,
+    lock_warband,
+    roster_atomic,
+    roster_fighter,
+    roster_group,
+)
+
+
+def roster_limits_check(warband: Warband) -> None:
+    """The game's limits on the whole roster; raises with the first one broken."""
+    warband_type = warband.warband_type
+    fighters = list(
+        warband.fighters.filter(status__in=IN_ROSTER).select_related("fighter_type", "group")
+    )
+    leaders = [f for f in fighters if f.is_leader]
+    if len(leaders) > 1:
+        raise ValidationError(
+            _("A warband has exactly one leader: %(name)s already leads this one.")
+            % {"name": leaders[0].name}
+        )
+    heroes = [f for f in fighters if f.is_hero]
+    if len(heroes) > warband_type.max_heroes:
+        raise ValidationError(
+            _("A %(type)s warband has at most %(max)d heroes, the leader included.")
+            % {"type": warband_type.name, "max": warband_type.max_heroes}
+        )
+    if len(fighters) > warband_type.max_size:
+        raise ValidationError(
+            _("A %(type)s warband has at most %(max)d warriors; this would make %(count)d.")
+            % {"type": warband_type.name, "max": warband_type.max_size, "count": len(fighters)}
+        )
+    _per_type_check(warband_type, fighters)
+    _per_group_check(fighters)
+
+
+def _per_type_check(warband_type, fighters: list[Fighter]) -> None:
+    per_type: dict[int, list[Fighter]] = {}
+    for fighter in fighters:
+        per_type.setdefault(fighter.fighter_type_id, []).append(fighter)
+    for members in per_type.values():
+        fighter_type = members[0].fighter_type
+        if fighter_type.warband_type_id != warband_type.pk:
+            raise ValidationError(
+                _("%(fighter)s cannot join a %(type)s warband.")
+                % {"fighter": fighter_type.name, "type": warband_type.name}
+            )
+        if fighter_type.max_count is not None and len(members) > fighter_type.max_count:
+            raise ValidationError(
+                _("A warband may have at most %(max)d × %(fighter)s.")
+                % {"max": fighter_type.max_count, "fighter": fighter_type.name}
+            )
+
+
+def _per_group_check(fighters: list[Fighter]) -> None:
+    per_group: dict[int, list[Fighter]] = {}
+    for fighter in fighters:
+        if fighter.group_id:
+            per_group.setdefault(fighter.group_id, []).append(fighter)
+    for members in per_group.values():
+        group = members[0].group
+        max_size = members[0].fighter_type.group_max_size
+        if len(members) > max_size:
+            raise ValidationError(
+                _("The group %(group)s can have at most %(max)d members.")
+                % {"group": group.name, "max": max_size}
+            )
+
+
+# --- hiring ----------------------------------------------------------------------------------
+
+
+@roster_atomic
+def fighter_hire(
+    *,
+    warband: Warband,
+    fighter_type: FighterType,
+    name: str,
+    count: int = 1,
+    group: HenchmanGroup | None = None,
+    expected_version: int | None = None,
+) -> Fighter | HenchmanGroup:
+    """Hire a hero (returns the Fighter) or a henchman group of ``count`` (returns the group).
+
+    With ``group``, the ``count`` new henchmen join that group: they share its profile and
+    experience, and pay for its equipment as well as their own cost.
+    """
+    locked = lock_warband(warband, expected_version)
+    warband_type = locked.warband_type
+    if fighter_type.warband_type_id != warband_type.pk:
+        raise ValidationError(
+            _("%(fighter)s cannot be hired by a %(type)s warband.")
+            % {"fighter": fighter_type.name, "type": warband_type.name}
+        )
+    try:
+        count = int(count)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError({"count": _("How many? Give a whole number.")}) from exc
+    if count < 1:
+        raise ValidationError({"count": _("Hire at least one warrior.")})
+    name = limits.clean_name(name)
+    if fighter_type.is_hero:
+        if count != 1 or group is not None:
+            raise ValidationError({"count": _("Heroes are hired one at a time.")})
+        hired, cost, description = _hire_hero(locked, fighter_type, name)
+    else:
+        hired, cost, description = _hire_henchmen(locked, fighter_type, name, count, group)
+    roster_limits_check(locked)
+    ledger_apply(
+        warband=locked,
+        amount=-cost,
+        reason=LedgerEntry.Reason.HIRE,
+        description=description,
+        source=hired,
+    )
+    finish_change(locked, caller=warband)
+    return hired
+
+
+def _hire_hero(locked: Warband, fighter_type: FighterType, name: str) -> tuple[Fighter, int, str]:
+    if fighter_type.is_leader:
+        leader = locked.fighters.filter(is_leader=True, status__in=IN_ROSTER).first()
+        if leader is not None:
+            raise ValidationError(
+                _("A warband has exactly one leader: %(name)s already leads this one.")
+                % {"name": leader.name}
+            )
+    cost = fighter_type.cost
+    check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.name})
+    hired = Fighter.objects.create(
+        warband=locked,
+        fighter_type=fighter_type,
+        name=name,
+        is_hero=True,
+        is_leader=fighter_type.is_leader,
+        experience=fighter_type.starting_experience,
+        hired_experience=fighter_type.starting_experience,
+        special_rules=list(fighter_type.special_rules),
+        **{field: getattr(fighter_type, field) for field in PROFILE_FIELDS},
+    )
+    description = _("Hired %(name)s (%(type)s)") % {"name": name, "type": fighter_type.name}
+    return hired, cost, description
+
+
+def _hire_henchmen(
+    locked: Warband,
+    fighter_type: FighterType,
+    name: str,
+    count: int,
+    group: HenchmanGroup | None,
+) -> tuple[HenchmanGroup, int, str]:
+    """A new group of ``count``, or ``count`` more members of ``group`` (its gear paid too)."""
+    if count > fighter_type.group_max_size:
+        raise ValidationError(
+            {
+                "count": _("A group of %(type)s has at most %(max)d members.")
+                % {"type": fighter_type.name, "max": fighter_type.group_max_size}
+            }
+        )
+    what = _("Hiring %(count)d × %(name)s") % {"count": count, "name": fighter_type.name}
+    if group is not None:
+        group = roster_group(locked, group)
+        if group.fighter_type_id != fighter_type.pk:
+            raise ValidationError(
+                _("Everyone in a henchman group is of the same type (%(type)s).")
+                % {"type": group.fighter_type.name}
+            )
+        equipment_cost = sum(item.unit_price for item in group.equipment.all())
+        cost = (fighter_type.cost + equipment_cost) * count
+        check_affordable(locked, cost, what)
+        existing = group.members.count()
+    else:
+        cost = fighter_type.cost * count
+        check_affordable(locked, cost, what)
+        group = HenchmanGroup.objects.create(
+            warband=locked,
+            fighter_type=fighter_type,
+            name=name,
+            experience=0,
+            special_rules=list(fighter_type.special_rules),
+            **{field: getattr(fighter_type, field) for field in PROFILE_FIELDS},
+        )
+        existing = 0
+    profile = {field: getattr(group, field) for field in PROFILE_FIELDS}
+    for number in range(existing + 1, existing + count + 1):
+        Fighter.objects.create(
+            warband=locked,
+            group=group,
+            fighter_type=fighter_type,
+            name=_member_name(group.name, number),
+            experience=group.experience,
+            hired_experience=group.experience,
+            special_rules=list(group.special_rules),
+            **profile,
+        )
+    description = _("Hired %(count)d × %(type)s into %(group)s") % {
+        "count": count,
+        "type": fighter_type.name,
+        "group": group.name,
+    }
+    return group, cost, description
+
+
+def _member_name(group_name: str, number: int) -> str:
+    """The henchman's name "<group> <n>", the group's name shortened to fit a name."""
+    suffix = f" {number}"
+    return group_name[: limits.NAME_MAX_LENGTH - len(suffix)].rstrip() + suffix
+
+
+# --- leaving the roster ----------------------------------------------------------------------
+
+
+def _leave_roster(locked: Warband, fighter: Fighter, *, status: str | None) -> list:
+    """A fighter leaves (dismissed: deleted; retired: kept with that status); gear → stash."""
+    if fighter.is_leader and fighter.status in IN_ROSTER:
+        raise ValidationError(
+            _("%(name)s leads the warband: make another hero the leader before he leaves.")
+            % {"name": fighter.name}
+        )
+    stashed = to_stash(locked, list(fighter.equipment.select_related("equipment")), 1)
+    if fighter.group_id is not None:
+        group_items = list(fighter.group.equipment.select_related("equipment"))
+        for item in group_items:
+            stashed.append(
+                EquipmentItem.objects.create(
+                    warband=locked, equipment=item.equipment, unit_price=item.unit_price
+                )
+            )
+    if status is None:
+        fighter.delete()
+    else:
+        fighter.status = status
+        fighter.save(update_fields=["status"])
+    return stashed
+
+
+def _record_dismissal(locked: Warband, name: str, stashed: list) -> None:
+    ledger_event(
+        locked,
+        reason=LedgerEntry.Reason.DISMISS,
+        description=_("Dismissed %(name)s; %(count)d items to the stash")
+        % {"name": name, "count": len(stashed)},
+    )
+    finish_change(locked)
+
+
+@roster_atomic
+def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) -> None:
+    """Dismiss a warrior: he leaves the roster; his equipment goes to the stash."""
+    locked = lock_warband(fighter.warband_id, expected_version)
+    fighter = roster_fighter(locked, fighter)
+    name = fighter.name
+    group = fighter.group
+    stashed = _leave_roster(locked, fighter, status=None)
+    if group is not None and not group.members.exists():
+        group.delete()
+    _record_dismissal(locked, name, stashed)
+
+
+@roster_atomic
+def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) -> None:
+    """Dismiss a whole henchman group; its equipment (one per member) goes to the stash."""
+    locked = lock_warband(group.warband_id, expected_version)
+    group = roster_group(locked, group)
+    members = group_size(group)
+    stashed = to_stash(locked, list(group.equipment.select_related("equipment")), members)
+    name = group.name
+    group.members.all().delete()
+    group.delete()
+    _record_dismissal(locked, name, stashed)
+
+
+@roster_atomic
+def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
+    """Retire a warrior: he stays on the record as retired; his equipment goes to the stash."""
+    locked = lock_warband(fighter.warband_id, expected_version)
+    fighter = roster_fighter(locked, fighter)
+    if fighter.status not in IN_ROSTER:
+        raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
+    _leave_roster(locked, fighter, status=Fighter.Status.RETIRED)
+    finish_change(locked)
+    return fighter
+
+
+# --- renaming, leading -----------------------------------------------------------------------
+
+
+def _roster_rename(
+    target: Fighter | HenchmanGroup, find, expected_version: int | None, fields: dict[str, Any]
+):
+    """Rename a fighter or a group (the only field a player edits directly)."""
+    unknown = set(fields) - {"name"}
+    if unknown:
+        raise ValidationError(
+            {field: _("This field cannot be changed here.") for field in sorted(unknown)}
+        )
+    locked = lock_warband(target.warband_id, expected_version)
+    target = find(locked, target)
+    if "name" in fields:
+        target.name = limits.clean_name(fields["name"])
+        target.save(update_fields=["name"])
+    finish_change(locked, roster_changed=False)
+    return target
+
+
+@roster_atomic
+def fighter_update(
+    *, fighter: Fighter, expected_version: int | None = None, **fields: Any
+) -> Fighter:
+    """Rename a warrior (the only field a player edits directly)."""
+    return _roster_rename(fighter, roster_fighter, expected_version, fields)
+
+
+@roster_atomic
+def group_update(
+    *, group: HenchmanGroup, expected_version: int | None = None, **fields: Any
+) -> HenchmanGroup:
+    """Rename a henchman group."""
+    return _roster_rename(group, roster_group, expected_version, fields)
+
+
+@roster_atomic
+def fighter_make_leader(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
+    """Make a hero the leader (e.g. after the leader's death); the old one becomes a hero."""
+    locked = lock_warband(fighter.warband_id, expected_version)
+    fighter = roster_fighter(locked, fighter)
+    if not fighter.is_hero or fighter.status not in IN_ROSTER:
+        raise ValidationError(_("Only a hero in the roster can lead the warband."))
+    locked.fighters.filter(is_leader=True).exclude(pk=fighter.pk).update(is_leader=False)
+    fighter.is_leader = True
+    fighter.save(update_fields=["is_leader"])
+    finish_change(locked)
+    return fighter

@@ -1,0 +1,105 @@
+"""A warrior's fate after battle: status (misses the next battle, captured, back), death,
+serious injuries (heridas graves)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Model
+from django.utils.translation import gettext as _
+
+from ..models import Fighter, LedgerEntry
+from .hiring import roster_limits_check
+from .ledger import ledger_event
+from .unit import IN_ROSTER, finish_change, group_size, lock_warband, roster_atomic, roster_fighter
+
+
+@roster_atomic
+def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
+    """He is dead: out of the roster; his equipment is lost and the loss recorded."""
+    locked = lock_warband(fighter.warband_id)
+    fighter = roster_fighter(locked, fighter)
+    if fighter.status == Fighter.Status.DEAD:
+        return fighter
+    lost = [item.equipment.name for item in fighter.equipment.select_related("equipment")]
+    fighter.equipment.all().delete()
+    group = fighter.group
+    if group is not None:
+        lost += [item.equipment.name for item in group.equipment.select_related("equipment")]
+    fighter.status = Fighter.Status.DEAD
+    fighter.misses_battles = 0
+    fighter.save(update_fields=["status", "misses_battles"])
+    if group is not None and group_size(group) == 0:
+        group.equipment.all().delete()
+    ledger_event(
+        locked,
+        reason=LedgerEntry.Reason.INJURY,
+        description=_("%(name)s is dead; equipment lost: %(items)s")
+        % {"name": fighter.name, "items": ", ".join(lost) or "—"},
+        source=source or fighter,
+    )
+    finish_change(locked)
+    return fighter
+
+
+@roster_atomic
+def fighter_set_status(
+    *,
+    fighter: Fighter,
+    status: str,
+    misses_battles: int | None = None,
+    source: Model | None = None,
+) -> Fighter:
+    """Set a warrior's status (``dead`` goes through ``fighter_kill``)."""
+    if status not in Fighter.Status.values:
+        raise ValidationError({"status": _("Unknown status: %(status)s.") % {"status": status}})
+    if status == Fighter.Status.DEAD:
+        return fighter_kill(fighter=fighter, source=source)
+    locked = lock_warband(fighter.warband_id)
+    fighter = roster_fighter(locked, fighter)
+    if fighter.status == Fighter.Status.DEAD:
+        raise ValidationError(_("%(name)s is dead.") % {"name": fighter.name})
+    returning = fighter.status not in IN_ROSTER and status in IN_ROSTER
+    if (
+        returning
+        and fighter.is_leader
+        and Fighter.objects.filter(warband=locked, is_leader=True, status__in=IN_ROSTER)
+        .exclude(pk=fighter.pk)
+        .exists()
+    ):
+        # Back from captivity while another now leads the warband: he returns as a hero.
+        fighter.is_leader = False
+    fighter.status = status
+    if status == Fighter.Status.MISSES_NEXT:
+        fighter.misses_battles = max(1, misses_battles or 1)
+    elif misses_battles is not None:
+        fighter.misses_battles = max(0, int(misses_battles))
+    else:
+        fighter.misses_battles = 0
+    fighter.save(update_fields=["status", "misses_battles", "is_leader"])
+    if returning:
+        roster_limits_check(locked)  # a returning captive must still fit the roster
+    finish_change(locked)
+    return fighter
+
+
+@roster_atomic
+def fighter_add_injury(
+    *,
+    fighter: Fighter,
+    code: str,
+    label: str,
+    battle_id: int | None = None,
+    special_rule: str | None = None,
+) -> Fighter:
+    """Record a serious injury (heridas graves) on the sheet; an optional special rule too."""
+    locked = lock_warband(fighter.warband_id)
+    fighter = roster_fighter(locked, fighter)
+    record = {"code": code, "label": label}
+    if battle_id is not None:
+        record["battle_id"] = battle_id
+    fighter.injuries = [*fighter.injuries, record]
+    if special_rule and special_rule not in fighter.special_rules:
+        fighter.special_rules = [*fighter.special_rules, special_rule]
+    fighter.save(update_fields=["injuries", "special_rules"])
+    finish_change(locked)
+    return fighter

@@ -1,0 +1,256 @@
+"""The roster unit of work: lock the warband row, check its version, write, finish.
+
+Every roster service (``warbands.services.*`` and ``warbands.postbattle``) is built from these:
+
+- ``roster_atomic``: the service's transaction (no savepoint inside a ``roster_batch``);
+- ``lock_warband``: ``select_for_update`` on the warband row, ``expected_version`` checked
+  (a stale one raises ``Conflict`` → 409);
+- ``roster_fighter`` / ``roster_group``: a fighter or group of that locked warband, or a
+  ``ValidationError`` a player understands;
+- ``finish_change``: refresh rating and advances due, bump ``version``, run the house-rule
+  ``constraints`` (a failing one rolls it all back); a passed-in ``Warband`` instance is
+  refreshed with the new values.
+
+Batching: ``with roster_batch(warband=w):`` runs many services on one warband as ONE change
+(one lock, one rating refresh, one version bump, one constraints check at the end); the
+post-battle sequence uses it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, TypeVar
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from annuminas.errors import Conflict
+
+from .. import constraints
+from ..models import Fighter, HenchmanGroup, Warband
+from .rating import roster_refresh
+
+IN_ROSTER = Fighter.IN_ROSTER
+SYNCED_FIELDS = ("name", "notes", "treasury", "finds", "rating", "version", "updated_at")
+
+
+@dataclass
+class RosterBatch:
+    """The state of one ``roster_batch``: the warband row it holds locked, and what its
+    services changed (applied once, when the batch ends)."""
+
+    warband: Warband
+    changed: bool = False  # something was written: bump the version at the end
+    fresh: bool = False  # rating and advances due computed in this batch, nothing changed since
+    check: bool = False  # the roster changed: run the house-rule constraints at the end
+    fields: frozenset[str] = frozenset()  # warband columns written only in memory so far
+    # The warband's fighters and groups as the last ``refresh()`` read them (advances due
+    # included); empty before the first refresh.
+    fighters: list[Fighter] = dataclass_field(default_factory=list)
+    groups: list[HenchmanGroup] = dataclass_field(default_factory=list)
+
+    def refresh(self) -> int:
+        """Recompute rating and every advances due now, unless nothing changed since the last
+        time (a step that reads them mid-batch); returns the rating. The warband row itself is
+        saved when the batch ends."""
+        if not self.fresh:
+            self.fighters, self.groups = roster_refresh(self.warband)
+            self.fresh = True
+        return self.warband.rating
+
+    def _close(self) -> None:
+        if not self.changed:
+            return
+        self.refresh()
+        self.warband.version += 1
+        self.warband.save(update_fields=sorted({*self.fields, "rating", "version", "updated_at"}))
+        if self.check:
+            constraints.check(warband=self.warband)
+
+
+_batches: ContextVar[dict[int, RosterBatch] | None] = ContextVar("roster_batches", default=None)
+
+
+def current_batch(warband: Warband | int) -> RosterBatch | None:
+    """The open ``roster_batch`` of this warband, if any."""
+    batches = _batches.get()
+    if not batches:
+        return None
+    return batches.get(warband.pk if isinstance(warband, Warband) else warband)
+
+
+def batch_holding(warband: Warband) -> RosterBatch | None:
+    """The open batch whose locked instance is this very ``warband`` object, if any."""
+    batch = current_batch(warband)
+    return batch if batch is not None and batch.warband is warband else None
+
+
+@contextmanager
+def roster_batch(
+    *, warband: Warband | int, expected_version: int | None = None, savepoint: bool = True
+) -> Iterator[RosterBatch]:
+    """Run many roster services on one warband as a single change.
+
+    Opens a transaction and locks the warband row once. Inside, every roster service on that
+    warband reuses the locked row instead of locking it again, writes its rows as usual, but
+    leaves the rating and advances-due refresh, the ``version`` bump, the warband row's own
+    columns (treasury, finds) and the house-rule ``constraints`` to the end of the batch,
+    which does each ONCE (the rules see the roster as the batch leaves it). A step that must
+    read the advances due mid-batch calls ``batch.refresh()``. A passed-in ``Warband``
+    instance gets the new values at the end.
+
+    Any error inside rolls the whole batch back (services run without savepoints inside a
+    batch, so a caught error cannot leave half a change behind). ``savepoint=False`` also
+    spares the batch's own savepoint when the caller's transaction fails as a whole anyway
+    (an error then rolls the caller's transaction back). A batch inside a batch of the same
+    warband joins it. Lock several warbands' batches in warband id order.
+    """
+    current = _batches.get() or {}
+    pk = warband.pk if isinstance(warband, Warband) else warband
+    if pk in current:
+        check_version(current[pk].warband, expected_version)
+        yield current[pk]
+        return
+    with transaction.atomic(savepoint=savepoint and not current):
+        batch = RosterBatch(lock_warband(warband, expected_version))
+        token = _batches.set({**current, pk: batch})
+        try:
+            yield batch
+        finally:
+            _batches.reset(token)
+        batch._close()
+        sync_instance(warband, batch.warband)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def roster_atomic(func: _F) -> _F:
+    """``transaction.atomic`` for a service; inside a ``roster_batch`` without a savepoint."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic(savepoint=not _batches.get()):
+            return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def lock_warband(warband: Warband | int, expected_version: int | None = None) -> Warband:
+    """Lock the warband row and return a fresh instance; a stale version raises Conflict.
+
+    Inside a ``roster_batch`` of that warband: the batch's locked instance (already locked).
+    """
+    batch = current_batch(warband)
+    if batch is not None:
+        check_version(batch.warband, expected_version)
+        return batch.warband
+    pk = warband.pk if isinstance(warband, Warband) else warband
+    try:
+        locked = (
+            Warband.objects.select_for_update(of=("self",))
+            .select_related("warband_type", "warband_type__pack")
+            .get(pk=pk)
+        )
+    except Warband.DoesNotExist as exc:
+        raise ValidationError(_("This warband no longer exists.")) from exc
+    check_version(locked, expected_version)
+    return locked
+
+
+def check_version(locked: Warband, expected_version: int | None) -> None:
+    """``None`` means "no check"; any other value must be the row's current version."""
+    if expected_version is None:
+        return
+    try:
+        expected = int(expected_version)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError({"version": _("The version must be a whole number.")}) from exc
+    if expected != locked.version:
+        raise Conflict(
+            _(
+                "This warband was changed elsewhere (it is now at version %(current)d, "
+                "you had version %(expected)d): reload it and try again."
+            )
+            % {"current": locked.version, "expected": expected}
+        )
+
+
+def sync_instance(target: Any, source: Warband) -> None:
+    """Copy the locked row's new values to the caller's ``Warband`` instance (if it is one)."""
+    if isinstance(target, Warband) and target is not source:
+        for field in SYNCED_FIELDS:
+            setattr(target, field, getattr(source, field))
+
+
+def finish_change(warband: Warband, *, caller: Any = None, roster_changed: bool = True) -> None:
+    """Refresh rating and advances, bump the version, run the house-rule constraints.
+
+    Expects ``warband`` locked by ``lock_warband``. Inside a ``roster_batch`` of that warband:
+    only noted, done once when the batch ends.
+    """
+    batch = batch_holding(warband)
+    if batch is not None:
+        batch.changed = True
+        batch.fresh = False
+        batch.check = batch.check or roster_changed
+        sync_instance(caller, warband)
+        return
+    roster_refresh(warband)
+    warband.version += 1
+    warband.save(update_fields=["rating", "version", "updated_at"])
+    if roster_changed:
+        constraints.check(warband=warband)
+    sync_instance(caller, warband)
+
+
+# --- rows of the locked warband --------------------------------------------------------------
+
+
+def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
+    """The fighter (or id) as a row of the locked warband; anyone else is refused."""
+    pk = fighter.pk if isinstance(fighter, Fighter) else fighter
+    found = (
+        Fighter.objects.select_related("fighter_type", "fighter_type__race", "group")
+        .filter(pk=pk, warband=locked)
+        .first()
+    )
+    if found is None:
+        raise ValidationError(_("This warrior is not in this warband."))
+    return found
+
+
+def roster_group(locked: Warband, group: HenchmanGroup | int) -> HenchmanGroup:
+    """The henchman group (or id) as a row of the locked warband; any other is refused."""
+    pk = group.pk if isinstance(group, HenchmanGroup) else group
+    found = (
+        HenchmanGroup.objects.select_related("fighter_type", "fighter_type__race")
+        .filter(pk=pk, warband=locked)
+        .first()
+    )
+    if found is None:
+        raise ValidationError(_("This henchman group is not in this warband."))
+    return found
+
+
+def roster_holder(locked: Warband, fighter, group) -> tuple[Fighter | None, HenchmanGroup | None]:
+    """Exactly one of a hero or a group; a henchman stands for his group."""
+    if (fighter is None) == (group is None):
+        raise ValidationError(_("Give one warrior or one group."))
+    if fighter is not None:
+        fighter = roster_fighter(locked, fighter)
+        if fighter.group_id is not None:
+            return None, roster_group(locked, fighter.group_id)
+        return fighter, None
+    return None, roster_group(locked, group)
+
+
+def group_size(group: HenchmanGroup) -> int:
+    """Members of the group still in the roster."""
+    return group.members.filter(status__in=IN_ROSTER).count()
