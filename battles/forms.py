@@ -10,12 +10,15 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
 from .presets import DEFAULT_PRESET, PRESET_CHOICES
+from .scoring import BONUS_FIELDS, TIE_BREAKER_CHOICES, scoring_clean
 from .services import EventReport, ParticipantReport, Report
+from .standings import DEFAULT_TIE_BREAKERS
 
 HOUSE_RULE_FIELDS = (
     "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win", "points_draw",
     "points_loss", "points_bye", "optional_rules", "tables", "table_size", "game_length",
 )  # fmt: skip
+TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)  # every tie-breaker can be placed
 # Left empty on creation, these take the preset's value.
 PRESET_FIELDS = ("starting_treasury", "rating_cap", "max_fighter_type_copies", "table_size",
                  "game_length")  # fmt: skip
@@ -50,6 +53,12 @@ class CampaignForm(forms.Form):
     points_draw = forms.IntegerField(label=_("Points for a draw"), initial=1)
     points_loss = forms.IntegerField(label=_("Points for a loss"), initial=0)
     points_bye = forms.IntegerField(label=_("Points for a bye"), initial=3)
+    points_per_out_of_action = forms.IntegerField(
+        label=_("Bonus points per enemy put out of action"), initial=0, required=False
+    )
+    points_per_objective = forms.IntegerField(
+        label=_("Bonus points per scenario objective"), initial=0, required=False
+    )
     optional_rules = forms.MultipleChoiceField(
         label=_("Optional rules"),
         choices=OPTIONAL_RULES,
@@ -71,6 +80,36 @@ class CampaignForm(forms.Form):
         self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
             playable=True
         ).order_by("name")
+        for slot in range(1, TIE_BREAKER_SLOTS + 1):
+            self.fields[f"tie_breaker_{slot}"] = forms.ChoiceField(
+                label=_("Tie-breaker %(number)s") % {"number": slot},
+                choices=[("", "—"), *TIE_BREAKER_CHOICES],
+                required=False,
+            )
+
+    def tie_breaker_fields(self) -> list:
+        return [self[f"tie_breaker_{slot}"] for slot in range(1, TIE_BREAKER_SLOTS + 1)]
+
+    def tie_breakers(self) -> list[str]:
+        """The chosen order; none chosen: the default order."""
+        data = self.cleaned_data
+        order = [data.get(f"tie_breaker_{n}") for n in range(1, TIE_BREAKER_SLOTS + 1)]
+        return [name for name in order if name] or list(DEFAULT_TIE_BREAKERS)
+
+    def clean(self):
+        """The scoring is checked by the domain; its errors land on the fields."""
+        data = super().clean()
+        values = {
+            name: data[name]
+            for name in ("points_win", "points_draw", "points_loss", "points_bye", *BONUS_FIELDS)
+            if data.get(name) is not None
+        }
+        try:
+            scoring_clean({**values, "tie_breakers": self.tie_breakers()})
+        except ValidationError as error:
+            for name, messages in error.message_dict.items():
+                self.add_error("tie_breaker_1" if name == "tie_breakers" else name, messages)
+        return data
 
     def clean_tables(self):
         text = self.cleaned_data["tables"].strip()
@@ -90,6 +129,8 @@ class CampaignForm(forms.Form):
             rules = {k: v for k, v in rules.items() if not (k in PRESET_FIELDS and v in (None, ""))}
         if data.get("no_rating_cap"):
             rules["rating_cap"] = None
+        rules.update({name: data[name] for name in BONUS_FIELDS if data.get(name) is not None})
+        rules["tie_breakers"] = self.tie_breakers()
         return rules
 
     @classmethod
@@ -102,6 +143,10 @@ class CampaignForm(forms.Form):
             json.dumps(campaign.tables, ensure_ascii=False) if campaign.tables else ""
         )
         initial["no_rating_cap"] = campaign.rating_cap is None
+        initial.update({name: getattr(campaign, name) for name in BONUS_FIELDS})
+        for slot, name in enumerate(campaign.tie_breakers or [], start=1):
+            if slot <= TIE_BREAKER_SLOTS:
+                initial[f"tie_breaker_{slot}"] = name
         initial["allowed_warband_types"] = list(campaign.allowed_warband_types.all())
         return initial
 

@@ -39,7 +39,15 @@ from .models import (
 )
 from .pairing import rating_pairings, swiss_pairings
 from .presets import PRESETS_BY_SLUG
-from .standings import Competitor, PointsScheme, Row, compute_standings
+from .scoring import (
+    BONUS_FIELDS,
+    SCORING_FIELDS,
+    campaign_standings,
+    scheme_of,
+    scoring_changed,
+    scoring_clean,
+)
+from .standings import PointsScheme, Row
 
 HOUSE_RULE_FIELDS = (
     "starting_treasury",
@@ -54,7 +62,9 @@ HOUSE_RULE_FIELDS = (
     "table_size",
     "game_length",
 )
-CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *HOUSE_RULE_FIELDS)
+CAMPAIGN_FIELDS = (
+    "name", "description", "public", "preset", *HOUSE_RULE_FIELDS, *BONUS_FIELDS, "tie_breakers"
+)  # fmt: skip
 TRANSITIONS = {
     Campaign.State.DRAFT: {Campaign.State.OPEN},
     Campaign.State.OPEN: {Campaign.State.DRAFT, Campaign.State.RUNNING},
@@ -139,7 +149,7 @@ def _rows_ok(rows) -> bool:
     )
 
 
-def _clean_house_rules(values: Mapping[str, Any]) -> dict[str, Any]:
+def _clean_house_rules(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
     errors: dict[str, str] = {}
     unknown = set(values) - set(CAMPAIGN_FIELDS)
     if unknown:
@@ -191,15 +201,10 @@ def _clean_house_rules(values: Mapping[str, Any]) -> dict[str, Any]:
                     "default table's rows."
                 ) % {"tables": ", ".join(sorted(bad))}
         clean["tables"] = tables
-    for name in ("points_win", "points_draw", "points_loss", "points_bye"):
-        if name in clean and clean[name] is None:
-            errors[name] = _("Points must be a whole number.")
-    if (
-        {"points_win", "points_loss"} <= clean.keys()
-        and not errors
-        and int(clean["points_win"]) < int(clean["points_loss"])
-    ):
-        errors["points_win"] = _("A win cannot be worth fewer points than a loss.")
+    try:
+        clean.update(scoring_clean(clean, current=current))
+    except ValidationError as error:
+        errors.update(error.message_dict)
     if errors:
         raise ValidationError(errors)
     return clean
@@ -270,11 +275,15 @@ def campaign_update(
     _require_writable(campaign)
     if campaign.state == Campaign.State.FINISHED:
         raise Conflict(_("This campaign is finished: its rules can no longer change."))
-    clean = _clean_house_rules(changes or {})
+    clean = _clean_house_rules(changes or {}, current=campaign)
+    scoring_before = [getattr(campaign, name) for name in SCORING_FIELDS]
     for name, value in clean.items():
         setattr(campaign, name, value)
     campaign._change_reason = _("House rules updated")
+    campaign._history_user = by
     campaign.save()
+    if scoring_before != [getattr(campaign, name) for name in SCORING_FIELDS]:
+        campaign.standings_job = scoring_changed(campaign=campaign, by=by)
     if allowed_warband_types is not None:
         campaign.allowed_warband_types.set(allowed_warband_types)
     if campaign.is_active:
@@ -836,6 +845,8 @@ def _apply_report(battle: Battle, report: Report, *, check_fighter_status: bool)
             problems.append(_("say who was put out of action"))
         if item.kind == BattleEvent.Kind.ROUT and not actor_warband:
             problems.append(_("say which warband routed"))
+        if item.kind == BattleEvent.Kind.OBJECTIVE and not actor_warband:
+            problems.append(_("say which warband took the objective"))
         if problems:
             errors.setdefault("events", []).append(
                 _("Event %(number)s: %(problems)s.")
@@ -1055,27 +1066,10 @@ def battle_correct(
 
 # --- standings -----------------------------------------------------------------------------------
 def points_scheme(campaign: Campaign) -> PointsScheme:
-    return PointsScheme(
-        win=campaign.points_win,
-        draw=campaign.points_draw,
-        loss=campaign.points_loss,
-        bye=campaign.points_bye,
-    )
+    return scheme_of(campaign)
 
 
 def standings_compute(*, campaign: Campaign, round: Round | int | None = None) -> list[Row]:
-    """The standings (overall, or after ``round``) from confirmed and resolved battles.
-
-    Reads: memberships, battles with participants, and out-of-action counts — three queries
-    whatever the size of the campaign.
-    """
-    from .selectors import campaign_outcomes
-
-    memberships = (
-        campaign.memberships.filter(warband__isnull=False).select_related("warband").order_by("id")
-    )
-    competitors = [Competitor(m.warband_id, m.warband.name, m.warband.rating) for m in memberships]
-    up_to = round.number if isinstance(round, Round) else round
-    return compute_standings(
-        competitors, campaign_outcomes(campaign), points_scheme(campaign), up_to_round=up_to
-    )
+    """The standings (overall, or after ``round``) by the campaign's own scoring
+    (``battles.scoring``): three queries whatever the size of the campaign."""
+    return campaign_standings(campaign=campaign, round=round)

@@ -63,3 +63,21 @@ def standings_recompute_task() -> int:
     from .postbattle import standings_recompute_all
 
     return standings_recompute_all()
+
+
+@shared_task(
+    name="battles.standings_recompute_campaign",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    retry_backoff=2,
+    max_retries=6,
+    time_limit=600,
+    soft_time_limit=540,
+)
+def standings_recompute_campaign_task(job_id: int) -> int:
+    """A campaign's standings after its scoring changed (idempotent: see the job's service)."""
+    from .scoring import standings_recompute_job_run
+
+    standings_recompute_job_run(job_id=job_id)
+    return job_id

@@ -17,6 +17,7 @@ from ..models import (
     Round,
 )
 from ..presets import PRESET_CHOICES
+from ..scoring import POINTS_RANGE, TIE_BREAKER_CHOICES, scoring_clean
 from ..services import EventReport, ParticipantReport, Report
 
 MAX_ID = 10**18 - 1  # ids fit a bigint on every database (see annuminas.converters)
@@ -50,6 +51,7 @@ class CampaignSerializer(serializers.ModelSerializer):
             "url", "slug", "name", "description", "state", "archived", "public", "preset",
             "starting_treasury", "rating_cap", "allowed_warband_types",
             "max_fighter_type_copies", "points_win", "points_draw", "points_loss", "points_bye",
+            "points_per_out_of_action", "points_per_objective", "tie_breakers",
             "optional_rules", "tables", "table_size", "game_length", "organisers",
             "player_count", "join_code", "is_organiser", "created_at",
         ]  # fmt: skip
@@ -96,6 +98,18 @@ class CampaignWriteSerializer(serializers.Serializer):
     points_draw = serializers.IntegerField(min_value=-99, max_value=99, required=False)
     points_loss = serializers.IntegerField(min_value=-99, max_value=99, required=False)
     points_bye = serializers.IntegerField(min_value=-99, max_value=99, required=False)
+    points_per_out_of_action = serializers.IntegerField(
+        min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1], required=False
+    )
+    points_per_objective = serializers.IntegerField(
+        min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1], required=False
+    )
+    tie_breakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIE_BREAKER_CHOICES),
+        required=False,
+        max_length=len(TIE_BREAKER_CHOICES),
+        help_text=_("The order of tie-breakers; each name at most once."),
+    )
     optional_rules = serializers.ListField(
         child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
     )
@@ -105,9 +119,16 @@ class CampaignWriteSerializer(serializers.Serializer):
 
     HOUSE_RULES = (
         "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win",
-        "points_draw", "points_loss", "points_bye", "optional_rules", "tables", "table_size",
+        "points_draw", "points_loss", "points_bye", "points_per_out_of_action",
+        "points_per_objective", "tie_breakers", "optional_rules", "tables", "table_size",
         "game_length",
     )  # fmt: skip
+
+    def validate(self, attrs):
+        """The scoring is checked by the domain (the service checks it again against the
+        campaign's current values for a partial change)."""
+        scoring_clean(attrs)
+        return attrs
 
 
 class TransitionSerializer(serializers.Serializer):
@@ -368,12 +389,29 @@ class StandingSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
     byes = serializers.IntegerField()
     points = serializers.IntegerField()
+    bonus_points = serializers.IntegerField()
     opponents_points = serializers.IntegerField()
     enemies_out_of_action = serializers.IntegerField()
+    objectives = serializers.IntegerField()
+    rating_difference = serializers.IntegerField()
+    head_to_head = serializers.IntegerField(
+        help_text=_("Points won among the warbands it was tied with (when that tie-breaker ran).")
+    )
+
+
+class ScoringSerializer(serializers.Serializer):
+    win = serializers.IntegerField()
+    draw = serializers.IntegerField()
+    loss = serializers.IntegerField()
+    bye = serializers.IntegerField()
+    per_out_of_action = serializers.IntegerField()
+    per_objective = serializers.IntegerField()
+    tie_breakers = serializers.ListField(child=serializers.CharField())
 
 
 class StandingsSerializer(serializers.Serializer):
     """The standings answer: the round they are after (null: all rounds) and every row."""
 
     round = serializers.IntegerField(allow_null=True)
+    scoring = ScoringSerializer()
     results = StandingSerializer(many=True)

@@ -12,12 +12,14 @@ import re
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -26,7 +28,7 @@ from rest_framework.views import APIView
 from annuminas.converters import IdConverter, parse_id
 from warbands.models import Warband
 
-from .. import selectors, services
+from .. import scoring, selectors, services
 from ..exports import csv_filename, standings_csv
 from ..models import Battle, Campaign, Membership, Round
 from . import serializers as s
@@ -63,8 +65,10 @@ def battle_etag(battle: Battle) -> str:
 
 
 class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Campaigns the caller may see (member, organiser, or public ones)."""
+    """Campaigns the caller may see (member, organiser, or public ones). Reads follow the pages'
+    visibility, so anyone may read a public campaign; every write needs a login."""
 
+    permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
     serializer_class = s.CampaignSerializer
     filterset_fields = ["state"]
@@ -105,18 +109,27 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
         return self._detail(campaign, status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.CampaignWriteSerializer, responses=s.CampaignSerializer)
+    @extend_schema(
+        request=s.CampaignWriteSerializer,
+        responses={200: s.CampaignSerializer, 202: s.CampaignSerializer},
+    )
     def partial_update(self, request, slug=None):
-        """Change the name, description or house rules (organisers)."""
+        """Change the name, description or house rules (organisers). A change of scoring in a
+        big league answers 202 with the standings job in ``Location``."""
         campaign = self.get_object()
         data = s.CampaignWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         types = values.pop("allowed_warband_types", None)
-        services.campaign_update(
+        updated = services.campaign_update(
             campaign=campaign, by=request.user, changes=values, allowed_warband_types=types
         )
-        return self._detail(campaign)
+        job = getattr(updated, "standings_job", None)
+        if job is None:
+            return self._detail(campaign)
+        response = self._detail(campaign, status.HTTP_202_ACCEPTED)
+        response["Location"] = reverse("api-job-detail", args=[job.pk])
+        return response
 
     @extend_schema(request=s.TransitionSerializer, responses=s.CampaignSerializer)
     @action(detail=True, methods=["post"])
@@ -262,7 +275,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         renderer_classes=[*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer],
     )
     def standings(self, request, slug=None):
-        """Points, then opponents' points, enemies put out of action, rating. ``?format=csv``."""
+        """Points, then the campaign's tie-breakers in its order (``scoring``). ``?format=csv``."""
         campaign = self.get_object()
         number = request.query_params.get("round")
         number = parse_id(number)
@@ -274,7 +287,14 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                 standings_csv(rows, players=players),
                 headers={"Content-Disposition": f'attachment; filename="{filename}"'},
             )
-        return Response({"round": number, "results": s.StandingSerializer(rows, many=True).data})
+        scheme = scoring.scheme_of(campaign)
+        return Response(
+            {
+                "round": number,
+                "scoring": s.ScoringSerializer(scheme).data,
+                "results": s.StandingSerializer(rows, many=True).data,
+            }
+        )
 
 
 class CampaignJoinView(APIView):
@@ -307,8 +327,11 @@ class BattleFilter(filters.FilterSet):
 
 
 class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Battles of the campaigns the caller may see. Writes take the ``version`` the client read
-    (or ``If-Match`` with the ETag): a stale one answers 409."""
+    """Battles of the campaigns the caller may see (anyone: those of public campaigns). Writes
+    need a login and take the ``version`` the client read (or ``If-Match`` with the ETag): a
+    stale one answers 409."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     lookup_value_regex = IdConverter.regex  # ids only: a text id is a 404, never a 500
 

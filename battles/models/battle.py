@@ -160,6 +160,7 @@ class BattleEvent(TextBounds, models.Model):
     class Kind(models.TextChoices):
         OUT_OF_ACTION = "out_of_action", _("Put out of action (fuera de combate)")
         ROUT = "rout", _("Rout")
+        OBJECTIVE = "objective", _("Scenario objective taken")
         OTHER = "other", _("Other")
 
     battle = models.ForeignKey(

@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 from warbands.limits import DESCRIPTION_MAX_LENGTH, TextBounds
 
 from ..presets import DEFAULT_PRESET, PRESET_CHOICES
+from ..standings import DEFAULT_TIE_BREAKERS
 
 CHALLENGES = "challenges"
 FLEE_PURSUIT = "flee_pursuit"
@@ -30,6 +31,10 @@ CAMPAIGN_TABLES = (
     "exploration",
     "sell_finds",
 )
+
+
+def default_tie_breakers() -> list[str]:
+    return list(DEFAULT_TIE_BREAKERS)
 
 
 class Campaign(TextBounds, models.Model):
@@ -77,6 +82,20 @@ class Campaign(TextBounds, models.Model):
     points_draw = models.SmallIntegerField(_("points for a draw"), default=1)
     points_loss = models.SmallIntegerField(_("points for a loss"), default=0)
     points_bye = models.SmallIntegerField(_("points for a bye"), default=3)
+    points_per_out_of_action = models.SmallIntegerField(
+        _("bonus points per enemy put out of action"), default=0
+    )
+    points_per_objective = models.SmallIntegerField(
+        _("bonus points per scenario objective"), default=0
+    )
+    tie_breakers = models.JSONField(
+        _("tie-breakers"),
+        default=default_tie_breakers,
+        blank=True,
+        help_text=_(
+            "In order; each separates the warbands still level on points and on the ones before."
+        ),
+    )
     optional_rules = models.JSONField(_("optional rules"), default=list, blank=True)
     tables = models.JSONField(
         _("campaign table overrides"),
@@ -115,6 +134,11 @@ class Campaign(TextBounds, models.Model):
     def optional_rule_labels(self) -> list[str]:
         labels = dict(OPTIONAL_RULES)
         return [str(labels.get(rule, rule)) for rule in self.optional_rules]
+
+    def tie_breaker_labels(self) -> list[str]:
+        from ..scoring import tie_breaker_labels
+
+        return tie_breaker_labels(self)
 
 
 class Membership(models.Model):

@@ -21,11 +21,13 @@ from .campaign import Campaign, Round
 
 
 class Job(models.Model):
-    """A batch run: resolving a round (one task per battle) or a single battle."""
+    """A batch run: resolving a round (one task per battle) or a single battle, or recomputing
+    a campaign's standings after its scoring changed."""
 
     class Kind(models.TextChoices):
         ROUND = "resolve_round", _("Resolve a round")
         BATTLE = "resolve_battle", _("Resolve a battle")
+        STANDINGS = "standings", _("Recompute the standings")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")

@@ -1,0 +1,284 @@
+"""The organiser's scoring: points for results, bonus points, and the order of tie-breakers.
+
+One place validates a campaign's scoring (``scoring_clean``: the campaign services call it, so
+the campaign form, the API and the organisers' admin all answer the same errors), one builds
+the campaign's standings (``campaign_standings``: pages, CSV, chart and API read it), and one
+follows a change of scoring (``scoring_changed``): the standings snapshot is recomputed at once
+for a small league, by a Celery job (a ``Job`` row with its progress) for a big one. Who changed
+what is in the campaign's history (django-simple-history; the service sets the user).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .standings import (
+    BYE,
+    ENEMIES_OUT_OF_ACTION,
+    HEAD_TO_HEAD,
+    OPPONENTS_POINTS,
+    RATING,
+    RATING_DIFFERENCE,
+    TIE_BREAKERS,
+    WINS,
+    Competitor,
+    Outcome,
+    PointsScheme,
+    Result,
+    Row,
+    compute_standings,
+)
+
+TIE_BREAKER_CHOICES = (
+    (HEAD_TO_HEAD, gettext_lazy("Head-to-head: points won among the warbands still tied")),
+    (OPPONENTS_POINTS, gettext_lazy("Opponents' points")),
+    (ENEMIES_OUT_OF_ACTION, gettext_lazy("Enemies put out of action")),
+    (WINS, gettext_lazy("Most wins")),
+    (
+        RATING_DIFFERENCE,
+        gettext_lazy("Rating difference: fought stronger warbands (ratings at the battle)"),
+    ),
+    (RATING, gettext_lazy("Highest warband rating")),
+)
+assert tuple(name for name, _label in TIE_BREAKER_CHOICES) == TIE_BREAKERS  # noqa: S101
+
+POINT_FIELDS = ("points_win", "points_draw", "points_loss", "points_bye")
+BONUS_FIELDS = ("points_per_out_of_action", "points_per_objective")
+SCORING_FIELDS = (*POINT_FIELDS, *BONUS_FIELDS, "tie_breakers")
+POINTS_RANGE = (-99, 99)
+# More confirmed battles than this and a change of scoring recomputes in a Celery job.
+BIG_LEAGUE_BATTLES = 200
+
+
+def _whole(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def scoring_clean(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
+    """The scoring fields of ``values``, checked; raises ``ValidationError`` with one message per
+    field. ``current`` (a campaign) supplies the fields not given, for checks across fields."""
+    from django.core.exceptions import ValidationError
+
+    errors: dict[str, str] = {}
+    clean: dict[str, Any] = {}
+    low, high = POINTS_RANGE
+    for name in (*POINT_FIELDS, *BONUS_FIELDS):
+        if name not in values:
+            continue
+        number = _whole(values[name])
+        if number is None or not low <= number <= high:
+            errors[name] = _("Points must be a whole number from %(low)s to %(high)s.") % {
+                "low": low,
+                "high": high,
+            }
+        else:
+            clean[name] = number
+    if "tie_breakers" in values:
+        order = values["tie_breakers"]
+        if order is None:
+            order = []
+        if not isinstance(order, list | tuple) or not all(isinstance(n, str) for n in order):
+            errors["tie_breakers"] = _("Tie-breakers are a list of names.")
+        elif unknown := [name for name in order if name not in TIE_BREAKERS]:
+            errors["tie_breakers"] = _("Unknown tie-breaker %(names)s; choose from: %(known)s.") % {
+                "names": ", ".join(unknown),
+                "known": ", ".join(TIE_BREAKERS),
+            }
+        elif len(set(order)) != len(order):
+            errors["tie_breakers"] = _("Each tie-breaker may be chosen once.")
+        else:
+            clean["tie_breakers"] = list(order)
+
+    def final(name: str) -> int | None:
+        if name in clean:
+            return clean[name]
+        if name in values or current is None:
+            return None
+        return getattr(current, name)
+
+    win, draw, loss = final("points_win"), final("points_draw"), final("points_loss")
+    if not errors and None not in (win, draw, loss) and not loss <= draw <= win:
+        if win < loss:
+            errors["points_win"] = _("A win cannot be worth fewer points than a loss.")
+        else:
+            errors["points_draw"] = _("A draw must be worth at least a loss and at most a win.")
+    if errors:
+        raise ValidationError(errors)
+    return clean
+
+
+def scheme_of(campaign) -> PointsScheme:
+    return PointsScheme(
+        win=campaign.points_win,
+        draw=campaign.points_draw,
+        loss=campaign.points_loss,
+        bye=campaign.points_bye,
+        per_out_of_action=campaign.points_per_out_of_action,
+        per_objective=campaign.points_per_objective,
+        tie_breakers=tuple(n for n in (campaign.tie_breakers or []) if n in TIE_BREAKERS),
+    )
+
+
+def tie_breaker_labels(campaign) -> list[str]:
+    labels = dict(TIE_BREAKER_CHOICES)
+    return [str(labels[name]) for name in scheme_of(campaign).tie_breakers]
+
+
+def campaign_outcomes(campaign) -> list[Outcome]:
+    """Confirmed and resolved battles as plain outcomes, with out-of-action and objective counts
+    and the ratings at the battle (two queries)."""
+    from .models import Battle, BattleEvent, BattleParticipant
+
+    counting = [Battle.Status.CONFIRMED, Battle.Status.RESOLVED]
+    counts: dict[tuple[int, int], dict[str, int]] = {}
+    for row in (
+        BattleEvent.objects.filter(
+            battle__campaign=campaign,
+            battle__status__in=counting,
+            kind__in=[BattleEvent.Kind.OUT_OF_ACTION, BattleEvent.Kind.OBJECTIVE],
+            actor_warband__isnull=False,
+        )
+        .exclude(kind=BattleEvent.Kind.OUT_OF_ACTION, target_warband=F("actor_warband"))
+        .values("battle_id", "actor_warband_id", "kind")
+        .annotate(count=Count("id"))
+    ):
+        key = (row["battle_id"], row["actor_warband_id"])
+        counts.setdefault(key, {})[row["kind"]] = row["count"]
+    outcomes: dict[int, list[Result]] = {}
+    rounds: dict[int, int | None] = {}
+    for battle_id, round_number, is_bye, warband_id, result, rating in (
+        BattleParticipant.objects.filter(battle__campaign=campaign, battle__status__in=counting)
+        .order_by("battle_id", "id")
+        .values_list(
+            "battle_id",
+            "battle__round__number",
+            "battle__is_bye",
+            "warband_id",
+            "result",
+            "rating_at_battle",
+        )
+    ):
+        rounds[battle_id] = round_number
+        found = counts.get((battle_id, warband_id), {})
+        outcomes.setdefault(battle_id, []).append(
+            Result(
+                warband_id,
+                BYE if is_bye else result,
+                found.get(BattleEvent.Kind.OUT_OF_ACTION, 0),
+                found.get(BattleEvent.Kind.OBJECTIVE, 0),
+                rating or None,
+            )
+        )
+    return [
+        Outcome(rounds[battle_id], tuple(results))
+        for battle_id, results in outcomes.items()
+        if all(r.result for r in results)
+    ]
+
+
+def campaign_standings(*, campaign, round=None) -> list[Row]:
+    """The standings (overall, or after ``round``, a ``Round`` or its number) by the campaign's
+    own scoring. Three queries whatever the size of the campaign."""
+    from .models import Round
+
+    memberships = (
+        campaign.memberships.filter(warband__isnull=False).select_related("warband").order_by("id")
+    )
+    competitors = [Competitor(m.warband_id, m.warband.name, m.warband.rating) for m in memberships]
+    up_to = round.number if isinstance(round, Round) else round
+    return compute_standings(
+        competitors, campaign_outcomes(campaign), scheme_of(campaign), up_to_round=up_to
+    )
+
+
+def snapshot_rows(rows: list[Row]) -> list[dict]:
+    return [
+        {key: value for key, value in asdict(row).items() if key != "opponents"} for row in rows
+    ]
+
+
+def standings_snapshot_store(*, campaign_id: int) -> int:
+    """Store today's standings of the campaign (idempotent: one row per campaign and day);
+    returns the number of rows."""
+    from .models import Campaign, StandingsSnapshot
+
+    campaign = Campaign.objects.get(pk=campaign_id)
+    rows = snapshot_rows(campaign_standings(campaign=campaign))
+    StandingsSnapshot.objects.update_or_create(
+        campaign=campaign, day=timezone.localdate(), defaults={"rows": rows}
+    )
+    return len(rows)
+
+
+def standings_recompute_job_run(*, job_id: int) -> None:
+    """The Celery job's body: recompute and store, then mark the job done (idempotent: a job
+    already finished is left alone; a retry recomputes the same table)."""
+    from .models import Job
+
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status == Job.Status.SUCCEEDED and job.done == job.total:
+            return
+        job.status = Job.Status.RUNNING
+        job.started_at = job.started_at or timezone.now()
+        job.save(update_fields=["status", "started_at"])
+    try:
+        with transaction.atomic():
+            standings_snapshot_store(campaign_id=job.campaign_id)
+            Job.objects.filter(pk=job_id).update(
+                status=Job.Status.SUCCEEDED,
+                total=1,
+                done=1,
+                failed=0,
+                errors={},
+                finished_at=timezone.now(),
+            )
+    except Exception as error:
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.FAILED,
+            failed=1,
+            errors={"standings": str(error)[:500]},
+            finished_at=timezone.now(),
+        )
+        raise
+
+
+def scoring_changed(*, campaign, by) -> object | None:
+    """Follow a change of the campaign's scoring (call inside the service's transaction): a
+    small league's snapshot is recomputed at once; a big league gets a ``Job`` whose task runs
+    after the commit. Returns the job, or ``None``."""
+    from .models import Battle, Job
+
+    if campaign.state not in ("running", "finished"):
+        return None
+    battles = Battle.objects.filter(
+        campaign=campaign, status__in=[Battle.Status.CONFIRMED, Battle.Status.RESOLVED]
+    ).count()
+    if battles <= BIG_LEAGUE_BATTLES:
+        standings_snapshot_store(campaign_id=campaign.pk)
+        return None
+    job = Job.objects.create(
+        kind=Job.Kind.STANDINGS, campaign=campaign, total=1, created_by=by if by else None
+    )
+
+    def send() -> None:
+        from .tasks import standings_recompute_campaign_task
+
+        standings_recompute_campaign_task.delay(job.pk)
+
+    transaction.on_commit(send)
+    return job
