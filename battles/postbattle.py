@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from rules.engine import (
     Dice,
     RulesError,
@@ -1017,9 +1017,10 @@ def job_progress_refresh(*, job_id: int) -> Job:
 def jobs_sweep_stuck(*, lost_after: int | None = None) -> list[int]:
     """The sweeper (beat runs it every minute). Sends again every pending run silent for
     ``lost_after`` seconds (default: the ``POSTBATTLE_RUN_LOST_AFTER`` setting) — its message
-    was lost, or its worker died holding it — and completes every active job that has no
-    pending run left. Exactly once still holds: a run being applied right now is locked and
-    skipped here, and a run sent twice applies once (a late redelivery finds it applied).
+    was lost, or its worker died holding it — and completes every active post-battle job that
+    has no pending run left (other kinds of job have no runs: they are not its business).
+    Exactly once still holds: a run being applied right now is locked and skipped here, and a
+    run sent twice applies once (a late redelivery finds it applied).
     Returns the ids of the jobs touched."""
     lost_after = _lost_after() if lost_after is None else lost_after
     cutoff = timezone.now() - timezone.timedelta(seconds=lost_after)
@@ -1041,7 +1042,9 @@ def jobs_sweep_stuck(*, lost_after: int | None = None) -> list[int]:
             _enqueue(run_ids)
             if job_id is not None:
                 touched.add(job_id)
-    finished = Job.objects.filter(status__in=Job.ACTIVE).exclude(
+    finished = Job.objects.filter(
+        kind__in=(Job.Kind.ROUND, Job.Kind.BATTLE), status__in=Job.ACTIVE
+    ).exclude(
         Exists(
             PostBattleRun.objects.filter(job=OuterRef("pk"), status=PostBattleRun.Status.PENDING)
         )

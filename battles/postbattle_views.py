@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from rules.presenters import CODE_LABELS, present_result
 
 from . import access
