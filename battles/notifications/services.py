@@ -225,7 +225,7 @@ def notification_event_dispatch(*, event_id: int) -> Dispatched:
     unique constraints keep even a forced re-run from writing twice.
     """
     outbox = (
-        NotificationEvent.objects.select_for_update()
+        NotificationEvent.objects.select_for_update(of=("self",))
         .select_related("campaign", "round", "battle")
         .filter(pk=event_id)
         .first()
