@@ -1,7 +1,8 @@
-"""Experience, advances due and warband rating as plain functions over pack data.
+"""The content pack's numbers for experience and rating, handed to the rules engine.
 
-The numbers (thresholds, rating points) are the content pack's ``settings`` so a league can
-change them; the defaults are the reference's (§5).
+The rules themselves (thresholds crossed, points per warrior) are the engine's
+(``rules.engine.advances_earned``, ``rules.engine.warband_rating``); a content pack's
+``settings`` may change the numbers so a league can, and the defaults are the engine's tables.
 """
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-HERO_ADVANCE_THRESHOLDS = (
-    *(2, 4, 6, 8, 11, 14, 17, 20, 24, 28, 32, 36),
-    *(41, 46, 51, 57, 63, 69, 76, 83, 90),
+from rules.engine import advances_earned, warband_rating
+from rules.engine.tables import (
+    HENCHMAN_THRESHOLDS,
+    HERO_THRESHOLDS,
+    RATING_PER_LARGE_CREATURE,
+    RATING_PER_WARRIOR,
 )
-HENCHMAN_ADVANCE_THRESHOLDS = (2, 5, 9, 14)
-RATING_PER_WARRIOR = 5
-RATING_PER_LARGE_CREATURE = 20
 
 
 def pack_setting(settings: Mapping[str, Any] | None, key: str, default: Any) -> Any:
@@ -23,30 +24,31 @@ def pack_setting(settings: Mapping[str, Any] | None, key: str, default: Any) -> 
 
 
 def hero_thresholds(settings: Mapping[str, Any] | None) -> Sequence[int]:
-    return pack_setting(settings, "hero_advance_thresholds", HERO_ADVANCE_THRESHOLDS)
+    return pack_setting(settings, "hero_advance_thresholds", HERO_THRESHOLDS)
 
 
 def henchman_thresholds(settings: Mapping[str, Any] | None) -> Sequence[int]:
-    return pack_setting(settings, "henchman_advance_thresholds", HENCHMAN_ADVANCE_THRESHOLDS)
+    return pack_setting(settings, "henchman_advance_thresholds", HENCHMAN_THRESHOLDS)
 
 
-def advances_earned(thresholds: Iterable[int], *, start: int, experience: int) -> int:
-    """Thresholds crossed after ``start`` (experience when hired) up to ``experience``."""
-    return sum(1 for threshold in thresholds if start < threshold <= experience)
-
-
-def advances_due(thresholds: Iterable[int], *, start: int, experience: int, taken: int) -> int:
-    return max(0, advances_earned(thresholds, start=start, experience=experience) - taken)
+def advances_due(
+    thresholds: Sequence[int], *, hero: bool, start: int, experience: int, taken: int
+) -> int:
+    """Advances earned since ``start`` (experience when hired) and not taken yet."""
+    earned = advances_earned(old_xp=start, new_xp=experience, hero=hero, thresholds=thresholds)
+    return max(0, len(earned) - taken)
 
 
 def next_threshold(thresholds: Iterable[int], experience: int) -> int | None:
     return next((t for t in thresholds if t > experience), None)
 
 
-def warrior_rating(*, is_large: bool, experience: int, settings: Mapping[str, Any] | None) -> int:
-    per = (
-        pack_setting(settings, "rating_per_large_creature", RATING_PER_LARGE_CREATURE)
-        if is_large
-        else pack_setting(settings, "rating_per_warrior", RATING_PER_WARRIOR)
+def roster_rating(warriors: Iterable[tuple[bool, int]], settings: Mapping[str, Any] | None) -> int:
+    """The warband's rating from ``(is_large, experience)`` per warrior in the roster."""
+    return warband_rating(
+        warriors=[{"large": large, "experience": experience} for large, experience in warriors],
+        per_warrior=pack_setting(settings, "rating_per_warrior", RATING_PER_WARRIOR),
+        per_large_creature=pack_setting(
+            settings, "rating_per_large_creature", RATING_PER_LARGE_CREATURE
+        ),
     )
-    return per + experience

@@ -83,6 +83,35 @@ def test_new_members_join_a_group_paying_its_equipment(warband):
     assert fresh(warband).treasury == treasury - (25 + 10)
 
 
+def test_the_hire_price_is_what_hiring_charges(warband):
+    group = hire(warband, "guerrero-mercenario", "Lanzas", count=2)
+    buy(warband, "lanza", group=group)
+    quoted = services.fighter_hire_price(
+        fighter_type=fighter_type("guerrero-mercenario"), count=2, group=group
+    )
+    treasury = fresh(warband).treasury
+    hire(warband, "guerrero-mercenario", count=2, group=group)
+    assert quoted == 2 * (25 + 10) == treasury - fresh(warband).treasury
+
+
+def test_rating_and_advances_due_follow_the_packs_numbers(warband):
+    pack = warband.warband_type.pack
+    pack.settings = {
+        **(pack.settings or {}),
+        "rating_per_warrior": 7,
+        "hero_advance_thresholds": [21, 22],
+        "henchman_advance_thresholds": [1],
+    }
+    pack.save(update_fields=["settings"])
+    captain = hire(warband, "capitan-mercenario")  # hired with 20 XP
+    group = hire(warband, "guerrero-mercenario", count=2)
+    services.fighter_add_experience(fighter=captain, amount=2)
+    services.fighter_add_experience(group=group, amount=1)
+    assert Fighter.objects.get(pk=captain.pk).advances_due == 2
+    assert HenchmanGroup.objects.get(pk=group.pk).advances_due == 1
+    assert fresh(warband).rating == (7 + 22) + 2 * (7 + 1)
+
+
 def test_only_one_leader(warband):
     hire(warband, "capitan-mercenario")
     before = snapshot(warband)

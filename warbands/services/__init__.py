@@ -34,6 +34,7 @@ from .equipment import (
 from .hiring import (
     fighter_dismiss,
     fighter_hire,
+    fighter_hire_price,
     fighter_make_leader,
     fighter_retire,
     fighter_update,
@@ -71,6 +72,7 @@ __all__ = [
     "fighter_apply_profile_change",
     "fighter_dismiss",
     "fighter_hire",
+    "fighter_hire_price",
     "fighter_kill",
     "fighter_make_leader",
     "fighter_retire",

@@ -93,6 +93,16 @@ def _per_group_check(fighters: list[Fighter]) -> None:
 # --- hiring ----------------------------------------------------------------------------------
 
 
+def fighter_hire_price(
+    *, fighter_type: FighterType, count: int = 1, group: HenchmanGroup | None = None
+) -> int:
+    """What hiring costs: the type's cost per warrior, and joining a group also pays for one
+    of each of the group's items per new member. Nothing is checked or written."""
+    equipment_cost = sum(item.unit_price for item in group.equipment.all()) if group else 0
+    return (fighter_type.cost + equipment_cost) * count
+
+
+
 @roster_atomic
 def fighter_hire(
     *,
@@ -148,7 +158,7 @@ def _hire_hero(locked: Warband, fighter_type: FighterType, name: str) -> tuple[F
                 _("A warband has exactly one leader: %(name)s already leads this one.")
                 % {"name": leader.name}
             )
-    cost = fighter_type.cost
+    cost = fighter_hire_price(fighter_type=fighter_type)
     check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.name})
     hired = Fighter.objects.create(
         warband=locked,
@@ -188,13 +198,10 @@ def _hire_henchmen(
                 _("Everyone in a henchman group is of the same type (%(type)s).")
                 % {"type": group.fighter_type.name}
             )
-        equipment_cost = sum(item.unit_price for item in group.equipment.all())
-        cost = (fighter_type.cost + equipment_cost) * count
-        check_affordable(locked, cost, what)
         existing = group.members.count()
-    else:
-        cost = fighter_type.cost * count
-        check_affordable(locked, cost, what)
+    cost = fighter_hire_price(fighter_type=fighter_type, count=count, group=group)
+    check_affordable(locked, cost, what)
+    if group is None:
         group = HenchmanGroup.objects.create(
             warband=locked,
             fighter_type=fighter_type,

@@ -92,11 +92,17 @@ def advances_earned(
     return [t for t in thresholds if old_xp < t <= new_xp]
 
 
-def warband_rating(*, warriors: Sequence[Mapping[str, Any]]) -> int:
+def warband_rating(
+    *,
+    warriors: Sequence[Mapping[str, Any]],
+    per_warrior: int = RATING_PER_WARRIOR,
+    per_large_creature: int = RATING_PER_LARGE_CREATURE,
+) -> int:
     """Valor de la banda: 5 per warrior (20 for a large creature) plus every point of experience.
-    ``warriors``: ``{"experience": 4, "large": false}`` per warrior."""
+    ``warriors``: ``{"experience": 4, "large": false}`` per warrior; a league's content pack may
+    change the points per warrior and per large creature."""
     total = 0
     for warrior in warriors:
-        total += RATING_PER_LARGE_CREATURE if warrior.get("large") else RATING_PER_WARRIOR
+        total += per_large_creature if warrior.get("large") else per_warrior
         total += whole_count("experience", warrior.get("experience", 0))
     return total
