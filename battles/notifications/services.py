@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -126,6 +126,38 @@ def _enqueue_dispatch(event_id: int) -> None:
     enqueue_safely(notification_dispatch_task, event_id)
 
 
+def decisions_waiting_notify(*, run) -> int:
+    """Tell each owner who has open post-battle decisions from ``run`` (once per new decision).
+
+    Call it where a run's decisions are created (in the same transaction). Returns the number
+    of owners told.
+    """
+    from battles.models import PendingDecision
+
+    rows = (
+        PendingDecision.objects.filter(result__run=run, status=PendingDecision.Status.OPEN)
+        .values("warband_id", "warband__owner_id")
+        .annotate(count=Count("pk"), last=Max("pk"))
+        .order_by("warband_id")
+    )
+    told = 0
+    for row in rows:
+        told += bool(
+            notify(
+                event=Event.DECISION_WAITING,
+                battle=run.battle,
+                recipients=[row["warband__owner_id"]],
+                params={
+                    "run_id": run.pk,
+                    "warband_id": row["warband_id"],
+                    "decisions": row["count"],
+                    "last_decision_id": row["last"],
+                },
+            )
+        )
+    return told
+
+
 # --- fan-out -------------------------------------------------------------------------------------
 def _organiser_ids(campaign: Campaign) -> set[int]:
     return set(
@@ -156,6 +188,8 @@ def _recipients(outbox: NotificationEvent) -> set[int]:
     campaign, battle, round = outbox.campaign, outbox.battle, outbox.round
     event = outbox.event
     if event == Event.PAIRINGS_PUBLISHED:
+        if battle is not None:  # one battle set by hand
+            return _battle_owner_ids([battle])
         if round is not None:
             return _battle_owner_ids(Battle.objects.filter(round=round))
         return _player_ids(campaign)
@@ -198,6 +232,8 @@ def link_path(notification_or_details: Any) -> str:
     params = getattr(notification_or_details, "params", notification_or_details)
     if params.get("decision_id"):
         return reverse("decision-answer", kwargs={"pk": params["decision_id"]})
+    if params.get("run_id") and params.get("battle_id"):
+        return reverse("battle-postbattle", kwargs={"pk": params["battle_id"]})
     if params.get("job_id"):
         return reverse("job-detail", kwargs={"pk": params["job_id"]})
     if params.get("battle_id"):

@@ -339,3 +339,45 @@ def test_webhook_urls_must_be_http_and_organisers_only(league, hook):
     with pytest.raises(services.PermissionDenied):
         services.webhook_create(campaign=league.campaign, by=league.user(0), url=hook.url)
     assert Webhook.objects.count() == 0
+
+
+def test_decisions_waiting_tell_each_deciding_owner_once_per_new_decision(
+    reported, django_capture_on_commit_callbacks
+):
+    from battles.models import PendingDecision, PostBattleResult, PostBattleRun
+
+    league, battle = reported
+    run = PostBattleRun.objects.create(battle=battle, seed=7)
+    result = PostBattleResult.objects.create(run=run, warband=league.warband(0))
+    for _ in range(2):
+        PendingDecision.objects.create(
+            result=result, warband=league.warband(0), kind="skill", options=["a", "b"]
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.decisions_waiting_notify(run=run) == 1
+        assert services.decisions_waiting_notify(run=run) == 0  # nothing new
+    (note,) = Notification.objects.filter(event=Event.DECISION_WAITING)
+    assert note.recipient == league.user(0) and note.params["decisions"] == 2
+    assert services.link_path(note) == f"/battles/{battle.pk}/postbattle/"
+    PendingDecision.objects.create(
+        result=result, warband=league.warband(0), kind="captive", options=["x"]
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.decisions_waiting_notify(run=run) == 1
+    assert Notification.objects.filter(event=Event.DECISION_WAITING).count() == 2
+
+
+def test_a_battle_set_by_hand_tells_only_its_players(
+    make_league, django_capture_on_commit_callbacks
+):
+    league = make_league(players=4)
+    battle = first_battle(league)
+    announce(
+        django_capture_on_commit_callbacks,
+        event=Event.PAIRINGS_PUBLISHED,
+        battle=battle,
+        actor=league.organiser,
+    )
+    owners = set(battle.participants.values_list("warband__owner_id", flat=True))
+    assert len(owners) == 2
+    assert set(Notification.objects.values_list("recipient_id", flat=True)) == owners
