@@ -22,7 +22,8 @@ from rules.engine.dice import Dice
 from rules.engine.explain import explained_dict
 from rules.engine.i18n import gettext_noop as _
 from rules.engine.tracker.errors import TrackerError
-from rules.engine.tracker.state import BattleState, FighterState, fear_immune
+from rules.engine.tracker.model import FighterState, fear_immune
+from rules.engine.tracker.state import BattleState
 
 PARAMS = {
     "rout": (),
@@ -42,6 +43,8 @@ def _leader_params(
     distance = params.get("leader_distance_cm")
     if leader is None or leader.id == fighter.id or distance is None:
         return {}
+    if leader.id in state.side_turn.refused:
+        return {}  # seed 004: nobody uses the L of a leader who refused a challenge this turn
     return {
         "leader_leadership": leader.leadership,
         "leader_distance_cm": distance,

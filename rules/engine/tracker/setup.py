@@ -21,6 +21,8 @@ PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 FEAR = "fear"
 STUPIDITY = "stupidity"
 IMMUNE_TO_FEAR = frozenset({"fear", "immune-fear", "immune-psychology"})
+CHALLENGES = "challenges"
+OPTIONAL_RULES = (CHALLENGES, "flee_pursuit")
 
 
 def rout_threshold(warriors: int) -> int:
@@ -97,6 +99,12 @@ class BattleSetupData:
     scenario: str = ""
     attacker: int | None = None
     underdog: Mapping[int, int] | None = None
+    optional_rules: tuple[str, ...] = ()
+
+    @property
+    def challenges(self) -> bool:
+        """Desafíos (seed 004) are an optional rule the campaign turns on."""
+        return CHALLENGES in self.optional_rules
 
     def side(self, warband: int) -> SideSetup:
         return next(s for s in self.sides if s.warband == warband)
@@ -106,6 +114,7 @@ class BattleSetupData:
             "scenario": self.scenario,
             "attacker": self.attacker,
             "underdog": {str(k): v for k, v in (self.underdog or {}).items()},
+            "optional_rules": list(self.optional_rules),
             "sides": [s.to_dict() for s in self.sides],
         }
 
@@ -224,4 +233,17 @@ def setup_from_dict(data: Any) -> BattleSetupData:
         scenario=str(data.get("scenario") or "")[:120],
         attacker=attacker,
         underdog=underdog,
+        optional_rules=_optional_rules(data.get("optional_rules")),
     )
+
+
+def _optional_rules(value: Any) -> tuple[str, ...]:
+    rules = value or ()
+    if not isinstance(rules, list | tuple) or not all(r in OPTIONAL_RULES for r in rules):
+        raise TrackerError(
+            _("optional_rules lists some of %(choices)s."),
+            code="setup.invalid",
+            field="optional_rules",
+            choices=", ".join(OPTIONAL_RULES),
+        )
+    return tuple(dict.fromkeys(rules))

@@ -16,125 +16,35 @@ a leader stunned in the enemy's turn cannot lead it; nothing else of that side h
 is taken), then the recovery phase — stunned warriors become knocked down, knocked-down warriors
 stand up — a rally test for each fleeing warrior, and stupidity for warriors with the rule.
 Voluntary rout is offered at the start of any of the side's turns once two or more are out of
-action.
+action. What each kind of entry does is in :mod:`~rules.engine.tracker.entries`,
+:mod:`~rules.engine.tracker.checks` and :mod:`~rules.engine.tracker.duels`.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rules.engine.i18n import gettext_noop as _
+from rules.engine.tracker import checks, duels, entries
 from rules.engine.tracker.errors import TrackerError
-from rules.engine.tracker.setup import (
-    FEAR,
-    IMMUNE_TO_FEAR,
-    STUPIDITY,
-    BattleSetupData,
-    setup_from_dict,
+from rules.engine.tracker.model import (
+    CORRECTABLE,
+    FLEEING,
+    IN_PLAY,
+    KINDS,
+    KNOCKED_DOWN,
+    OUT_OF_ACTION,
+    Duel,
+    FighterState,
+    OutOfAction,
+    SideTurn,
+    whole_id,
 )
+from rules.engine.tracker.setup import STUPIDITY, BattleSetupData, setup_from_dict
 
-IN_PLAY = "in_play"
-KNOCKED_DOWN = "knocked_down"
-STUNNED = "stunned"
-OUT_OF_ACTION = "out_of_action"
-FLEEING = "fleeing"
-STATUSES = (IN_PLAY, KNOCKED_DOWN, STUNNED, OUT_OF_ACTION, FLEEING)
-SEVERITY = {IN_PLAY: 0, FLEEING: 0, KNOCKED_DOWN: 1, STUNNED: 2, OUT_OF_ACTION: 3}
-ENGINE_STATUS = {IN_PLAY: "standing", FLEEING: "fleeing"}
-"""Tracker status → the engine's warrior status (the others are spelled alike)."""
-
-KINDS = ("setup", "turn", "status", "check", "attack", "rout", "finish", "note", "correction")
-CHECK_KINDS = ("rout", "stupidity", "rally", "fear", "all-alone", "charged-while-fleeing")
-START_OF_TURN_CHECKS = ("rout", "stupidity", "rally")
-ATTACK_MODES = ("melee", "shooting")
-INJURY_OUTCOMES = ("unharmed", "wounded", KNOCKED_DOWN, STUNNED, OUT_OF_ACTION)
-CORRECTABLE = ("turn", "status", "check", "attack", "rout", "note")
-MAX_NOTE = 500
-MAX_TURNS = 99
-
-
-@dataclass
-class FighterState:
-    id: int
-    side: int
-    name: str
-    leader: bool
-    hero: bool
-    leadership: int
-    wounds: int
-    rules: tuple[str, ...]
-    status: str = IN_PLAY
-
-    @property
-    def engine_status(self) -> str:
-        return ENGINE_STATUS.get(self.status, self.status)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "status": self.status,
-            "wounds": self.wounds,
-            "leader": self.leader,
-            "hero": self.hero,
-            "leadership": self.leadership,
-            "rules": list(self.rules),
-        }
-
-
-@dataclass
-class SideTurn:
-    """What has happened so far in the current side's turn."""
-
-    rout_tested: bool = False
-    acted: bool = False
-    tested: set[tuple[str, int]] = field(default_factory=set)
-    fleeing_at_start: frozenset[int] = frozenset()
-
-
-@dataclass(frozen=True)
-class OutOfAction:
-    """ "X deja fuera de combate a Y con Z" — for the battle report."""
-
-    seq: int
-    turn: int
-    target: int
-    target_side: int
-    actor: int | None = None
-    actor_side: int | None = None
-    weapon: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "turn": self.turn,
-            "actor": self.actor,
-            "actor_side": self.actor_side,
-            "target": self.target,
-            "target_side": self.target_side,
-            "weapon": self.weapon,
-        }
-
-
-def _need(payload: Mapping[str, Any], name: str) -> Any:
-    if name not in payload or payload[name] in (None, ""):
-        raise TrackerError(_("%(name)s is required."), code="entry.required", field=name, name=name)
-    return payload[name]
-
-
-def _id(payload: Mapping[str, Any], name: str) -> int:
-    value = _need(payload, name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TrackerError(
-            _("%(name)s must be an id (a whole number)."),
-            code="entry.invalid",
-            field=name,
-            name=name,
-        )
-    return value
+Entry = tuple[int, str, Mapping[str, Any]]
 
 
 class BattleState:
@@ -153,6 +63,7 @@ class BattleState:
                 leadership=f.leadership,
                 wounds=f.wounds,
                 rules=f.rules,
+                equipment=f.equipment,
             )
             for side in setup.sides
             for f in side.fighters
@@ -166,6 +77,7 @@ class BattleState:
         self.draw = False
         self.finish_reason = ""
         self.out_of_action: list[OutOfAction] = []
+        self.duels: list[Duel] = []
         self.entries: list[tuple[int, str, dict[str, Any]]] = []
         self.corrected: dict[int, int] = {}  # corrected seq → the correction's seq
         self.last_seq = 0
@@ -201,6 +113,14 @@ class BattleState:
     def standing_sides(self) -> list[int]:
         return [side for side in self.order if side not in self.routed]
 
+    def finish_due(self) -> dict[str, Any] | None:
+        """The ``finish`` entry the rules write by themselves: a rout (failed test or voluntary)
+        left one warband on the field, and the battle is not finished yet."""
+        if self.finished or len(self.standing_sides) > 1:
+            return None
+        voluntary = any(self.routed.values())
+        return {"reason": "voluntary-rout" if voluntary else "rout", "automatic": True}
+
     def next_turn(self) -> tuple[int, int]:
         """The turn and side that come next (routed warbands no longer take turns)."""
         standing = self.standing_sides
@@ -220,14 +140,8 @@ class BattleState:
             and self.out_of_action_count(side) >= self.setup.side(side).rout_threshold
         )
 
-    def checks_due(self) -> list[dict[str, Any]]:
-        """The checks the rules call for now, the required ones first."""
-        if self.ended or self.side is None:
-            return []
-        side = self.side
-        due: list[dict[str, Any]] = []
-        if self.rout_test_due(side):
-            due.append({"check": "rout", "side": side, "required": True})
+    def _fighter_checks_due(self, side: int) -> list[dict[str, Any]]:
+        due = []
         for fighter in self.side_fighters(side):
             if (
                 STUPIDITY in fighter.rules
@@ -245,6 +159,27 @@ class BattleState:
                 due.append(
                     {"check": "rally", "side": side, "fighter": fighter.id, "required": True}
                 )
+        return due
+
+    def checks_due(self) -> list[dict[str, Any]]:
+        """The checks the rules call for now, the required ones first."""
+        if self.ended or self.side is None:
+            return []
+        side = self.side
+        due: list[dict[str, Any]] = []
+        if self.rout_test_due(side):
+            due.append({"check": "rout", "side": side, "required": True})
+        due += self._fighter_checks_due(side)
+        for duel in duels.pending(self):
+            due.append(
+                {
+                    "check": "challenge",
+                    "side": duel.side,
+                    "fighter": duel.challenger,
+                    "issued": duel.seq,
+                    "required": True,
+                }
+            )
         if not self.side_turn.acted and self.out_of_action_count(side) >= 2:
             due.append({"check": "voluntary-rout", "side": side, "required": False})
         return due
@@ -258,9 +193,13 @@ class BattleState:
             "last_seq": self.last_seq,
             "ended": self.ended,
             "finished": self.finished,
+            "finish_reason": self.finish_reason,
             "winners": list(self.winners),
             "draw": self.draw,
             "scenario": self.setup.scenario,
+            "challenges": self.setup.challenges,
+            "duels": [duel.to_dict() for duel in self.duels],
+            "refused_challenge": sorted(self.side_turn.refused),
             "sides": [
                 {
                     "warband": side.warband,
@@ -300,21 +239,34 @@ class BattleState:
             "last_turn": self.turn,
         }
 
-    # --- validation ----------------------------------------------------------------------------
-    def _started(self) -> None:
+    # --- guards the entries use ----------------------------------------------------------------
+    def require_started(self) -> None:
         if self.side is None:
             raise TrackerError(
                 _("The battle has not started: log the first turn."), code="entry.not_started"
             )
 
-    def _open(self) -> None:
+    def require_open(self) -> None:
         if self.ended:
             raise TrackerError(
                 _("The battle is over: only notes and the finish can be logged."),
                 code="entry.battle_over",
             )
 
-    def _able(self, fighter: FighterState, name: str, *, allowed: tuple[str, ...]) -> None:
+    def require_rout_first(self) -> None:
+        if self.side is not None and self.rout_test_due(self.side):
+            raise TrackerError(
+                _("The rout test is due first, at the start of this turn."),
+                code="entry.rout_test_due",
+            )
+
+    def require_started_turn(self) -> None:
+        """The battle is on, a turn has started and its rout test (if due) was taken."""
+        self.require_open()
+        self.require_started()
+        self.require_rout_first()
+
+    def require_able(self, fighter: FighterState, name: str, *, allowed: tuple[str, ...]) -> None:
         if fighter.status == OUT_OF_ACTION:
             raise TrackerError(
                 _("%(fighter)s is out of action and can do nothing more in this battle."),
@@ -331,14 +283,7 @@ class BattleState:
                 status=fighter.status,
             )
 
-    def _rout_first(self) -> None:
-        if self.side is not None and self.rout_test_due(self.side):
-            raise TrackerError(
-                _("The rout test is due first, at the start of this turn."),
-                code="entry.rout_test_due",
-            )
-
-    def _touch(self) -> None:
+    def touch(self) -> None:
         self.side_turn.acted = True
 
     # --- entries -------------------------------------------------------------------------------
@@ -365,7 +310,7 @@ class BattleState:
             raise TrackerError(
                 _("The battle is finished: only notes can be logged."), code="entry.finished"
             )
-        getattr(self, f"_apply_{kind}")(seq, payload)
+        APPLIERS[kind](self, seq, payload)
         self.entries.append((seq, kind, dict(payload)))
         self.last_seq = max(self.last_seq, seq)
 
@@ -379,310 +324,16 @@ class BattleState:
     def corrected_entries(self) -> list[tuple[int, str, dict[str, Any]]]:
         return [entry for entry in self.entries if entry[1] == "correction"]
 
-    def _apply_note(self, seq: int, payload: Mapping[str, Any]) -> None:
-        text = payload.get("text", "")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_NOTE:
-            raise TrackerError(
-                _("A note is text of up to %(max)d characters."),
-                code="entry.invalid",
-                field="text",
-                max=MAX_NOTE,
-            )
-
-    def _apply_turn(self, seq: int, payload: Mapping[str, Any]) -> None:
-        self._open()
-        turn, side = _id(payload, "turn"), _id(payload, "side")
-        expected = self.next_turn()
-        if (turn, side) != expected:
-            raise TrackerError(
-                _("Out of order: next comes turn %(turn)d of warband %(side)d."),
-                code="entry.turn_order",
-                field="turn",
-                turn=expected[0],
-                side=expected[1],
-            )
-        if turn > MAX_TURNS:
-            raise TrackerError(_("Too many turns."), code="entry.turn_order", field="turn")
-        pending = [c for c in self.checks_due() if c["required"]]
-        if pending:
-            raise TrackerError(
-                _("Take the checks due before the next turn: %(checks)s."),
-                code="entry.checks_pending",
-                field="turn",
-                checks=", ".join(c["check"] for c in pending),
-            )
-        self.turn, self.side = turn, side
-        self.side_turn = SideTurn(
-            fleeing_at_start=frozenset(
-                f.id for f in self.side_fighters(side) if f.status == FLEEING
-            )
-        )
-        if not self.rout_test_due(side):
-            self._recover(side)
-
-    def _recover(self, side: int) -> None:
-        """Fase de recuperación: stunned → knocked down; knocked down → back on his feet. It
-        follows the rout test, which sees the warriors as the turn starts (a stunned leader
-        cannot lend his Leadership to it)."""
-        for fighter in self.side_fighters(side):
-            if fighter.status == KNOCKED_DOWN:
-                fighter.status = IN_PLAY
-            elif fighter.status == STUNNED:
-                fighter.status = KNOCKED_DOWN
-
-    def _apply_status(self, seq: int, payload: Mapping[str, Any]) -> None:
-        self._open()
-        self._started()
-        self._rout_first()
-        target = self.fighter(_id(payload, "fighter"), "fighter")
-        status = _need(payload, "status")
-        if status not in STATUSES:
-            raise TrackerError(
-                _("status must be one of %(choices)s."),
-                code="entry.invalid",
-                field="status",
-                choices=", ".join(STATUSES),
-            )
-        self._able(target, "fighter", allowed=(IN_PLAY, KNOCKED_DOWN, STUNNED, FLEEING))
-        actor = None
-        if payload.get("by") is not None:
-            actor = self.fighter(payload.get("by"), "by")
-            self._able(actor, "by", allowed=(IN_PLAY,))
-            if actor.side == target.side:
-                raise TrackerError(
-                    _("A warrior does not fight his own side."), code="entry.same_side", field="by"
-                )
-        wounds = payload.get("wounds")
-        if wounds is not None:
-            if isinstance(wounds, bool) or not isinstance(wounds, int) or not 0 <= wounds <= 10:
-                raise TrackerError(
-                    _("wounds must be a whole number from 0 to 10."),
-                    code="entry.invalid",
-                    field="wounds",
-                )
-            target.wounds = wounds
-        self._touch()
-        self._set_status(seq, target, status, actor, str(payload.get("weapon") or "")[:80])
-
-    def _set_status(
-        self, seq: int, target: FighterState, status: str, actor: FighterState | None, weapon: str
-    ) -> None:
-        target.status = status
-        if status == OUT_OF_ACTION:
-            self.out_of_action.append(
-                OutOfAction(
-                    seq=seq,
-                    turn=self.turn,
-                    target=target.id,
-                    target_side=target.side,
-                    actor=actor.id if actor else None,
-                    actor_side=actor.side if actor else None,
-                    weapon=weapon,
-                )
-            )
-
-    def _apply_attack(self, seq: int, payload: Mapping[str, Any]) -> None:
-        self._open()
-        self._started()
-        self._rout_first()
-        mode = payload.get("mode", "melee")
-        if mode not in ATTACK_MODES:
-            raise TrackerError(
-                _("mode must be melee or shooting."), code="entry.invalid", field="mode"
-            )
-        attacker = self.fighter(_id(payload, "attacker"), "attacker")
-        target = self.fighter(_id(payload, "target"), "target")
-        self._able(attacker, "attacker", allowed=(IN_PLAY,))
-        self._able(target, "target", allowed=(IN_PLAY, KNOCKED_DOWN, STUNNED, FLEEING))
-        if attacker.side == target.side:
-            raise TrackerError(
-                _("A warrior does not fight his own side."), code="entry.same_side", field="target"
-            )
-        if mode == "shooting" and attacker.side != self.side:
-            raise TrackerError(
-                _("Only the warband whose turn it is shoots."),
-                code="entry.not_your_turn",
-                field="attacker",
-            )
-        if self.preview:
-            return
-        result = payload.get("result")
-        if not isinstance(result, Mapping) or result.get("outcome") not in INJURY_OUTCOMES:
-            raise TrackerError(
-                _("An attack needs its result (the outcome rolled)."),
-                code="entry.invalid",
-                field="result",
-            )
-        lost = result.get("wounds_lost", 0)
-        if isinstance(lost, bool) or not isinstance(lost, int) or lost < 0:
-            raise TrackerError(_("wounds_lost must be a whole number."), code="entry.invalid")
-        self._touch()
-        target.wounds = max(0, target.wounds - lost)
-        outcome = result["outcome"]
-        if outcome in SEVERITY and SEVERITY[outcome] > SEVERITY[target.status]:
-            self._set_status(seq, target, outcome, attacker, str(payload.get("weapon") or "")[:80])
-
-    def _apply_rout(self, seq: int, payload: Mapping[str, Any]) -> None:
-        """Retirada voluntaria, at the start of one of the side's turns (two or more out)."""
-        self._open()
-        self._started()
-        side = _id(payload, "side")
-        if side != self.side:
-            raise TrackerError(
-                _("A warband withdraws at the start of its own turn."),
-                code="entry.not_due",
-                field="side",
-            )
-        out = self.out_of_action_count(side)
-        if out < 2 or self.side_turn.acted:
-            raise TrackerError(
-                _("A voluntary rout needs two or more warriors out of action (%(count)d now)."),
-                code="entry.not_due",
-                field="side",
-                count=out,
-            )
-        self.routed[side] = True
-        self._settle_winner()
-
-    def _settle_winner(self) -> None:
-        standing = self.standing_sides
-        if len(standing) == 1:
-            self.winners = standing
-
-    def _apply_finish(self, seq: int, payload: Mapping[str, Any]) -> None:
-        draw = bool(payload.get("draw"))
-        winner = payload.get("winner")
-        standing = self.standing_sides
-        if len(standing) == 1:
-            if draw or winner not in (None, standing[0]):
-                raise TrackerError(
-                    _("The warband that did not rout wins."), code="entry.invalid", field="winner"
-                )
-            winners = standing
-        elif draw:
-            if winner is not None:
-                raise TrackerError(_("A draw has no winner."), code="entry.invalid", field="winner")
-            winners = []
-        else:
-            if winner not in standing:
-                raise TrackerError(
-                    _("Say which warband won (one that did not rout), or mark a draw."),
-                    code="entry.invalid",
-                    field="winner",
-                )
-            winners = [winner]
-        self.finished = True
-        self.draw = draw and len(standing) != 1
-        self.winners = list(winners)
-        self.finish_reason = str(payload.get("reason") or "")[:80]
-
-    def _apply_check(self, seq: int, payload: Mapping[str, Any]) -> None:
-        self._open()
-        self._started()
-        check = _need(payload, "check")
-        if check not in CHECK_KINDS:
-            raise TrackerError(
-                _("%(check)s is not a check of the battle; use one of %(choices)s."),
-                code="entry.invalid",
-                field="check",
-                check=check,
-                choices=", ".join(CHECK_KINDS),
-            )
-        preview = bool(self.preview)
-        result = payload.get("result")
-        if not preview and (not isinstance(result, Mapping) or "outcome" not in result):
-            raise TrackerError(
-                _("A check needs its result (the outcome rolled)."),
-                code="entry.invalid",
-                field="result",
-            )
-        outcome = None if preview else result["outcome"]
-        if check == "rout":
-            side = _id(payload, "side")
-            if side not in self.order:
-                raise TrackerError(
-                    _("Warband %(id)s is not in this battle."),
-                    code="entry.unknown_side",
-                    field="side",
-                    id=side,
-                )
-            if not self.rout_test_due(side):
-                raise TrackerError(
-                    _("No rout test is due for this warband now."),
-                    code="entry.check_not_due",
-                    field="check",
-                )
-            if preview:
-                return
-            self.side_turn.rout_tested = True
-            if outcome == "routed":
-                self.routed[side] = False
-                self._settle_winner()
-            else:
-                self._recover(side)
-            return
-        if check != "rout" and self.side is not None:
-            self._rout_first()
-        fighter = self.fighter(_id(payload, "fighter"), "fighter")
-        if check in ("stupidity", "rally"):
-            due = {(c["check"], c.get("fighter")) for c in self.checks_due() if c["check"] == check}
-            if (check, fighter.id) not in due:
-                raise TrackerError(
-                    _("No %(check)s test is due for %(fighter)s now."),
-                    code="entry.check_not_due",
-                    field="check",
-                    check=check,
-                    fighter=fighter.name,
-                )
-            if preview:
-                return
-            self.side_turn.tested.add((check, fighter.id))
-            if check == "rally" and outcome == "rallied":
-                fighter.status = IN_PLAY
-            return
-        if check == "charged-while-fleeing":
-            if fighter.status != FLEEING:
-                raise TrackerError(
-                    _("%(fighter)s is not fleeing."),
-                    code="entry.check_not_due",
-                    field="fighter",
-                    fighter=fighter.name,
-                )
-            return
-        if check == "fear":
-            self._able(fighter, "fighter", allowed=(IN_PLAY, KNOCKED_DOWN, FLEEING))
-            against = self.fighter(_id(payload, "against"), "against")
-            if against.side == fighter.side or FEAR not in against.rules:
-                raise TrackerError(
-                    _("%(enemy)s does not cause fear in %(fighter)s: no fear test is due."),
-                    code="entry.check_not_due",
-                    field="against",
-                    enemy=against.name,
-                    fighter=fighter.name,
-                )
-            if not preview:
-                self._touch()
-            return
-        # all-alone: at the end of his combat phase, fighting two or more enemies
-        self._able(fighter, "fighter", allowed=(IN_PLAY,))
-        params = payload.get("params")
-        enemies = params.get("enemies") if isinstance(params, Mapping) else None
-        if isinstance(enemies, bool) or not isinstance(enemies, int) or enemies < 2:
-            raise TrackerError(
-                _("All alone is tested only when fighting two or more enemies."),
-                code="entry.check_not_due",
-                field="params.enemies",
-            )
-        if preview:
-            return
-        self._touch()
-        if outcome == "flees":
-            fighter.status = FLEEING
-        elif outcome == OUT_OF_ACTION:
-            self._set_status(seq, fighter, OUT_OF_ACTION, None, "")
+    def correctable_entries(self) -> list[tuple[int, str, dict[str, Any]]]:
+        """The entries a correction may still point at (not corrected yet, nor the setup)."""
+        return [
+            entry
+            for entry in self.entries
+            if entry[1] in CORRECTABLE and entry[0] not in self.corrected
+        ]
 
     def _correct(self, seq: int, payload: Mapping[str, Any]) -> None:
-        target_seq = _id(payload, "corrects")
+        target_seq = whole_id(payload, "corrects")
         target = next((e for e in self.entries if e[0] == target_seq), None)
         if target is None or target[1] not in CORRECTABLE:
             raise TrackerError(
@@ -714,59 +365,69 @@ class BattleState:
         self.__dict__.update(rebuilt.__dict__)
 
 
+Applier = Callable[[BattleState, int, Mapping[str, Any]], None]
+APPLIERS: dict[str, Applier] = {
+    "turn": entries.apply_turn,
+    "status": entries.apply_status,
+    "check": checks.apply_check,
+    "attack": entries.apply_attack,
+    "challenge": duels.apply_challenge,
+    "rout": entries.apply_rout,
+    "finish": entries.apply_finish,
+    "note": entries.apply_note,
+}
+
+
+def _replace(state: BattleState, seq: int, kind: str, replacement: Mapping[str, Any]) -> None:
+    """Apply a correction's replacement in place of entry ``seq`` (not recorded separately)."""
+    try:
+        APPLIERS[kind](state, seq, replacement)
+    except TrackerError as error:
+        raise TrackerError(
+            _("The correction of entry %(seq)d does not fit the battle: %(why)s"),
+            code="entry.bad_correction",
+            field="replacement",
+            seq=seq,
+            why=str(error),
+        ) from error
+
+
 def fold_entries(
-    setup: BattleSetupData,
-    entries: Iterable[tuple[int, str, Mapping[str, Any]]],
-    corrections: Iterable[tuple[int, str, Mapping[str, Any]]] = (),
+    setup: BattleSetupData, entries: Iterable[Entry], corrections: Iterable[Entry] = ()
 ) -> BattleState:
     """Fold ``entries`` (not the setup, no corrections) with ``corrections`` applied in place:
     a corrected entry is replaced by the correction's ``replacement`` or, without one, voided."""
-    fixes = {int(c[2]["corrects"]): (c[0], c[2]) for c in corrections}
+    corrections = list(corrections)
+    fixes = {int(c[2]["corrects"]): c[2] for c in corrections}
     state = BattleState(setup)
     timeline = sorted(
         [(seq, kind, payload) for seq, kind, payload in entries if kind != "correction"]
-        + [(c[0], "correction", c[2]) for c in corrections]
+        + [(c[0], "correction", c[2]) for c in corrections],
+        key=lambda entry: entry[0],
     )
     for seq, kind, payload in timeline:
         if kind == "correction":
-            state.entries.append((seq, kind, dict(payload)))
             state.corrected[int(payload["corrects"])] = seq
-            state.last_seq = max(state.last_seq, seq)
+        elif seq in fixes:
+            if fixes[seq].get("replacement") is not None:
+                _replace(state, seq, kind, fixes[seq]["replacement"])
+        else:
+            try:
+                state.append(seq, kind, payload)
+            except TrackerError as error:
+                if not fixes:
+                    raise
+                raise TrackerError(
+                    _("After this correction, entry %(seq)d no longer fits the battle: %(why)s"),
+                    code="entry.bad_correction",
+                    field="corrects",
+                    seq=seq,
+                    why=str(error),
+                ) from error
             continue
-        if seq in fixes:
-            replacement = fixes[seq][1].get("replacement")
-            if replacement is not None:
-                try:
-                    _apply_effect(state, seq, kind, replacement)
-                except TrackerError as error:
-                    raise TrackerError(
-                        _("The correction of entry %(seq)d does not fit the battle: %(why)s"),
-                        code="entry.bad_correction",
-                        field="replacement",
-                        seq=seq,
-                        why=str(error),
-                    ) from error
-            state.entries.append((seq, kind, dict(payload)))
-            state.last_seq = max(state.last_seq, seq)
-            continue
-        try:
-            state.append(seq, kind, payload)
-        except TrackerError as error:
-            if not fixes:
-                raise
-            raise TrackerError(
-                _("After this correction, entry %(seq)d no longer fits the battle: %(why)s"),
-                code="entry.bad_correction",
-                field="corrects",
-                seq=seq,
-                why=str(error),
-            ) from error
+        state.entries.append((seq, kind, dict(payload)))
+        state.last_seq = max(state.last_seq, seq)
     return state
-
-
-def _apply_effect(state: BattleState, seq: int, kind: str, payload: Mapping[str, Any]) -> None:
-    """Apply a replacement payload without recording it as a separate entry."""
-    getattr(state, f"_apply_{kind}")(seq, payload)
 
 
 def fold(entries: Iterable[Mapping[str, Any]]) -> BattleState:
@@ -788,7 +449,3 @@ def start(setup_payload: Mapping[str, Any], seq: int = 1) -> BattleState:
     state = BattleState(setup_from_dict(setup_payload))
     state.last_seq = seq
     return state
-
-
-def fear_immune(fighter: FighterState) -> bool:
-    return bool(IMMUNE_TO_FEAR & set(fighter.rules))

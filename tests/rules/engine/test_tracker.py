@@ -28,6 +28,7 @@ def warband(side: int, size: int, *, leader_ld: int = 8, ld: int = 7, rules=None
             "leader": n == 1,
             "hero": n <= 2,
             "rules": (rules or {}).get(n, []),
+            "equipment": ["espada", "hacha", "arco"],
         }
         for n in range(1, size + 1)
     ]
@@ -303,6 +304,9 @@ def test_attack_results_change_state_and_wounds():
         result={"outcome": "wounded", "wounds_lost": 1},
     )
     assert log.state.fighters[201].wounds == 1
+    with pytest.raises(TrackerError) as error:  # only a weapon he carries
+        log.state.validate("attack", {"attacker": 102, "target": 201, "weapon": "alabarda"})
+    assert (error.value.code, error.value.field) == ("entry.invalid", "weapon")
     log.add(
         "attack",
         attacker=102,
