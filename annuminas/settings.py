@@ -163,7 +163,23 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    # Notifications: the daily digest, rounds closing within 48 h, webhook deliveries to retry.
+    "notifications-digest": {
+        "task": "battles.notifications_digest",
+        "schedule": crontab(hour=7, minute=0),
+    },
+    "notifications-rounds-closing": {
+        "task": "battles.rounds_closing_notify",
+        "schedule": crontab(minute=5),
+    },
+    "notifications-resend": {
+        "task": "battles.notifications_resend",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
 }
+# The site's public address, for links in e-mails, webhooks and calendar feeds.
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 
 # --- Auth -------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
