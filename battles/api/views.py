@@ -7,26 +7,25 @@ in ``battles.access`` and enforced by the services (403); what a caller may not 
 from __future__ import annotations
 
 import json
-import re
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from annuminas.api.versioning import VersionedKind
 from annuminas.converters import IdConverter, parse_id
 from warbands.models import Warband
 
@@ -35,18 +34,8 @@ from ..exports import csv_filename, standings_csv
 from ..models import Battle, Campaign, Membership, Round
 from . import serializers as s
 
-ETAG_VERSION = re.compile(r'-v(\d+)"?$')
-
-
-def _expected_version(request, data: dict) -> int | None:
-    """The version the client last read: ``If-Match`` (our ETag) or ``version`` in the body."""
-    header = request.headers.get("If-Match", "").strip()
-    if header:
-        match = ETAG_VERSION.search(header)
-        if not match or len(match.group(1)) > 9:
-            raise ValidationError({"version": [_("If-Match is not a battle ETag.")]})
-        return int(match.group(1))
-    return data.get("version")
+# The version a write expects: the project's one rule (annuminas.api.versioning).
+BATTLE_VERSION = VersionedKind("battle", gettext_lazy("If-Match is not a battle ETag."))
 
 
 class CSVRenderer(BaseRenderer):
@@ -60,17 +49,6 @@ class CSVRenderer(BaseRenderer):
         if isinstance(data, str):
             return data.encode(self.charset)
         return json.dumps(data, ensure_ascii=False).encode(self.charset)
-
-
-def _visible_or_401(request, find):
-    """What ``find`` returns; a caller who is not logged in and may not see it gets 401 (log
-    in), as before public reads existed — whether it is private or missing is not told."""
-    try:
-        return find()
-    except Http404:
-        if not request.user.is_authenticated:
-            raise NotAuthenticated from None
-        raise
 
 
 def battle_etag(battle: Battle) -> str:
@@ -98,10 +76,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
 
     def get_object(self) -> Campaign:
-        return _visible_or_401(
-            self.request,
-            lambda: selectors.campaign_for_api(user=self.request.user, slug=self.kwargs["slug"]),
-        )
+        return selectors.campaign_for_api(user=self.request.user, slug=self.kwargs["slug"])
 
     def _detail(self, campaign: Campaign, code=status.HTTP_200_OK) -> Response:
         campaign = selectors.campaign_for_api(user=self.request.user, slug=campaign.slug)
@@ -359,10 +334,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return selectors.battle_queryset(user=self.request.user)
 
     def get_object(self) -> Battle:
-        return _visible_or_401(
-            self.request,
-            lambda: selectors.battle_detail(user=self.request.user, pk=self.kwargs["pk"]),
-        )
+        return selectors.battle_detail(user=self.request.user, pk=self.kwargs["pk"])
 
     def _answer(self, battle: Battle, code=status.HTTP_200_OK) -> Response:
         battle = selectors.battle_detail(user=self.request.user, pk=battle.pk)
@@ -394,7 +366,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             battle=battle,
             by=request.user,
             warband_ids=data.validated_data["warbands"],
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 
@@ -409,7 +381,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             battle=battle,
             reporter=request.user,
             report=data.to_report(),
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 
@@ -423,7 +395,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         battle = services.battle_confirm(
             battle=battle,
             by=request.user,
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 
@@ -438,7 +410,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             battle=battle,
             by=request.user,
             reason=data.validated_data["reason"],
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 
@@ -455,7 +427,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             by=request.user,
             reason=data.validated_data["reason"],
             report=s.report_from_data(report) if report else None,
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 
@@ -471,7 +443,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             by=request.user,
             reason=data.validated_data["reason"],
             report=s.report_from_data(data.validated_data["report"]),
-            expected_version=_expected_version(request, data.validated_data),
+            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
         )
         return self._answer(battle)
 

@@ -7,13 +7,11 @@ new state; its ``version`` (also the ``ETag``) is what the next write must send,
 
 from __future__ import annotations
 
-import re
-
 from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
@@ -26,12 +24,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.reverse import reverse as api_reverse
 from rest_framework.views import APIView
 
+from annuminas.api.versioning import VersionedKind
 from annuminas.converters import IdConverter
 
 from .. import services
@@ -66,33 +64,14 @@ ERRORS = {
     404: OpenApiResponse(description=_("Not found (or not yours).")),
     409: OpenApiResponse(description=_("Stale version: reload and try again.")),
 }
-ETAG_VERSION = re.compile(r'^(?:W/)?"?(?:warband-\d+-v)?(\d+)"?$')
+
+
+WARBAND_VERSION = VersionedKind("warband", gettext_lazy("If-Match is not a warband ETag."))
 
 
 def expected_version(request, *, required: bool = False) -> int | None:
-    """``version`` from the body, else from ``If-Match`` (an ETag or a bare number)."""
-    data = request.data if isinstance(request.data, dict) else {}
-    version = data.get("version")
-    if version in (None, ""):
-        header = request.headers.get("If-Match", "").strip()
-        if header and header != "*":
-            match = ETAG_VERSION.match(header.split(",")[0].strip())
-            if not match:
-                raise DRFValidationError({"version": [_("If-Match is not a warband ETag.")]})
-            version = match.group(1)
-    if version in (None, ""):
-        if required:
-            raise DRFValidationError(
-                {"version": [_("Send the version you read (in the body or as If-Match).")]}
-            )
-        return None
-    try:
-        number = int(version)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise DRFValidationError({"version": [_("The version must be a whole number.")]}) from exc
-    if not 0 <= number < 2**31:
-        raise DRFValidationError({"version": [_("The version must be a whole number.")]})
-    return number
+    """The version the write expects, by the project's one rule (``annuminas.api.versioning``)."""
+    return WARBAND_VERSION.expected_version(request, required=required)
 
 
 def result(warband_id: int, *, status_code: int = status.HTTP_200_OK, **objects) -> Response:
