@@ -10,6 +10,7 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,6 +20,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
@@ -51,6 +53,17 @@ class CSVRenderer(BaseRenderer):
         return json.dumps(data, ensure_ascii=False).encode(self.charset)
 
 
+def _visible_or_401(request, find):
+    """What ``find`` returns; a caller who is not logged in and may not see it gets 401 (log
+    in), as before public reads existed — whether it is private or missing is not told."""
+    try:
+        return find()
+    except Http404:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated from None
+        raise
+
+
 def battle_etag(battle: Battle) -> str:
     return f'"battle-{battle.pk}-v{battle.version}"'
 
@@ -76,7 +89,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
 
     def get_object(self) -> Campaign:
-        return selectors.campaign_for_api(user=self.request.user, slug=self.kwargs["slug"])
+        return _visible_or_401(
+            self.request,
+            lambda: selectors.campaign_for_api(user=self.request.user, slug=self.kwargs["slug"]),
+        )
 
     def _detail(self, campaign: Campaign, code=status.HTTP_200_OK) -> Response:
         campaign = selectors.campaign_for_api(user=self.request.user, slug=campaign.slug)
@@ -334,7 +350,10 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return selectors.battle_queryset(user=self.request.user)
 
     def get_object(self) -> Battle:
-        return selectors.battle_detail(user=self.request.user, pk=self.kwargs["pk"])
+        return _visible_or_401(
+            self.request,
+            lambda: selectors.battle_detail(user=self.request.user, pk=self.kwargs["pk"]),
+        )
 
     def _answer(self, battle: Battle, code=status.HTTP_200_OK) -> Response:
         battle = selectors.battle_detail(user=self.request.user, pk=battle.pk)
