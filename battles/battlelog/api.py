@@ -6,7 +6,10 @@
   409), ``seed`` or ``faces`` for the rolls → 201 and the entry; the same ``client_id`` again → 200
   and the same entry;
 * ``GET  /api/v1/battles/{id}/state/`` — each side's fighters, counts, thresholds, checks due;
-* ``GET/POST /api/v1/battles/{id}/setup/`` — who may fight (and who may not, and why) / the setup.
+* ``GET/POST /api/v1/battles/{id}/setup/`` — who may fight (and who may not, and why), the
+  campaign's scenarios, each side's lineup / the setup that starts the battle;
+* ``PUT /api/v1/battles/{id}/lineup/`` — ``{"warband", "fighters": [ids]}``: who fights for a
+  warband, set by its player (or an organiser) before the battle starts.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from battles import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
 
-from . import selectors, services
+from . import prebattle, selectors, services
+from .scenarios import campaign_scenarios
 
 RESERVED = ("client_id", "kind", "payload", "base_seq", "seed", "faces")
 
@@ -75,12 +79,19 @@ class SetupSerializer(serializers.Serializer):
             raise serializers.ValidationError(_("Keys are warband ids.")) from error
 
 
+class LineupSerializer(serializers.Serializer):
+    warband = serializers.IntegerField(min_value=1)
+    fighters = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=40
+    )
+
+
 class BattleAPIView(APIView):
     permission_classes = [AllowAny]  # reads follow the campaign's visibility; writes, services
 
 
 def _setup(battle: Battle, user, data: dict) -> Response:
-    entry, created = services.battle_log_setup(
+    entry, created = prebattle.battle_log_setup(
         battle=battle,
         by=user,
         client_id=data["client_id"],
@@ -178,21 +189,49 @@ class BattleStateView(BattleAPIView):
         )
 
 
+def prebattle_data(battle: Battle, user) -> dict[str, Any]:
+    """Who may fight for each warband (and who may not, and why), its lineup if chosen, whether
+    the caller may pick for it; the campaign's scenarios; the setup once made."""
+    setup = BattleSetup.objects.filter(battle=battle).first()
+    lineups = selectors.lineups(battle)
+    battle = selectors.with_participants(battle)
+    return {
+        "battle": battle.pk,
+        "setup": setup.data if setup else None,
+        "scenarios": campaign_scenarios(battle.campaign),
+        "warbands": [
+            {
+                "warband": warband,
+                **option,
+                "lineup": lineups.get(warband),
+                "may_pick": bool(user.is_authenticated)
+                and prebattle.may_pick_for(user, battle, warband),
+            }
+            for warband, option in selectors.eligible_fighters(battle).items()
+        ],
+    }
+
+
+class BattleLineupView(BattleAPIView):
+    @extend_schema(request=LineupSerializer, responses=OpenApiTypes.OBJECT, summary="Who fights")
+    def put(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        serializer = LineupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        lineup = prebattle.battle_lineup_set(
+            battle=battle,
+            by=request.user,
+            warband_id=serializer.validated_data["warband"],
+            fighters=serializer.validated_data["fighters"],
+        )
+        return Response({"warband": lineup.warband_id, "fighters": lineup.fighters})
+
+
 class BattleSetupView(BattleAPIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Who may fight, and the setup if made")
     def get(self, request, pk: int):
         battle = visible_battle(request.user, pk)
-        setup = BattleSetup.objects.filter(battle=battle).first()
-        return Response(
-            {
-                "battle": battle.pk,
-                "setup": setup.data if setup else None,
-                "warbands": [
-                    {"warband": warband, **option}
-                    for warband, option in selectors.eligible_fighters(battle).items()
-                ],
-            }
-        )
+        return Response(prebattle_data(battle, request.user))
 
     @extend_schema(request=SetupSerializer, responses=OpenApiTypes.OBJECT, summary="Set up")
     def post(self, request, pk: int):

@@ -1,4 +1,4 @@
-"""``/api/v1/battles/{id}/log/``, ``state/`` and ``setup/``."""
+"""``/api/v1/battles/{id}/log/``, ``state/``, ``setup/`` and ``lineup/``."""
 
 from django.urls import path
 
@@ -8,4 +8,5 @@ urlpatterns = [
     path("battles/<id:pk>/log/", api.BattleLogView.as_view(), name="api-battle-log"),
     path("battles/<id:pk>/state/", api.BattleStateView.as_view(), name="api-battle-state"),
     path("battles/<id:pk>/setup/", api.BattleSetupView.as_view(), name="api-battle-setup"),
+    path("battles/<id:pk>/lineup/", api.BattleLineupView.as_view(), name="api-battle-lineup"),
 ]

@@ -8,6 +8,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleLogEntry
+from battles.models.battlelog import BattleLineup
 from warbands.models import EquipmentItem, Fighter
 
 PROFILE = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
@@ -74,4 +75,18 @@ def log_entries(battle: Battle, *, after: int = 0, limit: int = MAX_PAGE) -> Que
         BattleLogEntry.objects.filter(battle=battle, seq__gt=after)
         .select_related("author")
         .order_by("seq")[:limit]
+    )
+
+
+def lineups(battle: Battle) -> dict[int, list[int]]:
+    """Each warband's chosen lineup (fighter ids), for those who chose one."""
+    return dict(BattleLineup.objects.filter(battle=battle).values_list("warband_id", "fighters"))
+
+
+def with_participants(battle: Battle) -> Battle:
+    """The battle with its participants' warbands and its campaign's memberships at hand."""
+    return (
+        Battle.objects.select_related("campaign")
+        .prefetch_related("participants__warband", "campaign__memberships")
+        .get(pk=battle.pk)
     )

@@ -1,11 +1,13 @@
-"""Writes of the battle log: the setup, each entry (rolled through the engine), the finish.
+"""Writes of the battle log: each entry (rolled through the engine), the finish.
 
 Every write locks the battle row (``select_for_update``), so entries of one battle get their
 ``seq`` one after the other whatever the number of phones posting at once. A ``client_id`` seen
 before returns the entry it created (a phone replaying its queue never duplicates anything).
 The pure tracker (:mod:`rules.engine.tracker`) decides whether an entry fits the battle; this
 module loads, locks, rolls, stores, and — on ``finish`` — fills the battle report through
-:func:`battles.services.battle_report`.
+:func:`battles.services.battle_report`. A rout that leaves one warband on the field (a failed
+rout test, a voluntary rout) writes the ``finish`` entry by itself, in the same transaction.
+The setup is written by :mod:`.prebattle`.
 """
 
 from __future__ import annotations
@@ -21,16 +23,31 @@ from django.utils.translation import gettext as _
 
 from annuminas.api.errors import Conflict
 from battles import access, services
-from battles.models import Battle, BattleLogEntry, BattleSetup
+from battles.models import Battle, BattleLogEntry
 from rules.api.serializers import MAX_SEED, AttackSerializer
-from rules.engine import Dice, RulesError, resolve_phase, resolve_shooting, underdog_bonus
-from rules.engine.tracker import BattleState, TrackerError, fold, roll_check, setup_from_dict
+from rules.engine import WEAPONS, Dice, RulesError, resolve_phase, resolve_shooting
+from rules.engine.tracker import (
+    BattleState,
+    TrackerError,
+    challenge_overkill,
+    fold,
+    resolve_challenge,
+    roll_check,
+)
 from rules.presenters import rules_error_to_validation
 from rules.situations import SituationError, build_situation
 
-from .selectors import eligible_fighters
-
-WRITABLE_KINDS = ("turn", "status", "check", "attack", "rout", "finish", "note", "correction")
+WRITABLE_KINDS = (
+    "turn",
+    "status",
+    "check",
+    "attack",
+    "challenge",
+    "rout",
+    "finish",
+    "note",
+    "correction",
+)
 FIGHTER_KEYS = ("fighter", "by", "attacker", "target", "against")
 ORDER_KINDS = ("turn", "rout", "finish", "correction")
 ARMOUR_KINDS = frozenset({"armour", "shield", "helmet"})
@@ -84,101 +101,6 @@ def log_state(battle: Battle) -> BattleState | None:
     return fold(items) if items else None
 
 
-# --- setup ---------------------------------------------------------------------------------------
-@transaction.atomic
-def battle_log_setup(
-    *,
-    battle: Battle,
-    by,
-    client_id: uuid.UUID,
-    fighters: Mapping[int, Sequence[int]] | None = None,
-    scenario: str = "",
-    first: int | None = None,
-    attacker: int | None = None,
-) -> tuple[BattleLogEntry, bool]:
-    """Who fights: ``fighters`` maps each warband id to the fighter ids it fields (all who may
-    fight when omitted; those who must miss the battle are refused). ``first`` moves first.
-    Writes the :class:`BattleSetup` and the log's first entry. Locks the battle."""
-    battle = _lock(battle)
-    _require_writer(by, battle)
-    existing = _existing(battle, client_id)
-    if existing is not None:
-        return existing, False
-    if battle.status != Battle.Status.SCHEDULED:
-        raise Conflict(_("Only a scheduled battle can be set up at the table."))
-    if BattleSetup.objects.filter(battle=battle).exists():
-        raise Conflict(_("This battle is already set up."))
-    participants = {p.warband_id: p for p in battle.participants.all()}
-    if len(participants) < 2:
-        raise ValidationError(_("A battle needs two warbands to be set up."))
-    chosen = {int(k): [int(f) for f in v] for k, v in (fighters or {}).items()}
-    if not set(chosen) <= set(participants):
-        raise ValidationError({"fighters": [_("Only the warbands of this battle fight in it.")]})
-    options = eligible_fighters(battle)
-    order = sorted(participants)
-    if first is not None:
-        if first not in participants:
-            raise ValidationError({"first": [_("The first to move must be one of the warbands.")]})
-        order.remove(first)
-        order.insert(0, first)
-    if attacker is not None and attacker not in participants:
-        raise ValidationError({"attacker": [_("The attacker must be one of the warbands.")]})
-    sides = []
-    errors: list[str] = []
-    for warband_id in order:
-        option = options[warband_id]
-        can_fight = {f["id"]: f for f in option["fighters"]}
-        picked = chosen.get(warband_id) or list(can_fight)
-        for fighter_id in picked:
-            if fighter_id not in can_fight:
-                excluded = next((x for x in option["excluded"] if x["id"] == fighter_id), None)
-                errors.append(
-                    _("%(fighter)s cannot fight: %(reason)s.")
-                    % {"fighter": excluded["name"], "reason": excluded["reason"]}
-                    if excluded
-                    else _("%(warband)s has no fighter %(id)s who can fight.")
-                    % {"warband": option["name"], "id": fighter_id}
-                )
-        sides.append(
-            {
-                "warband": warband_id,
-                "name": option["name"],
-                "fighters": [can_fight[f] for f in picked if f in can_fight],
-            }
-        )
-    if errors:
-        raise ValidationError({"fighters": errors})
-    ratings = {w: participants[w].warband.rating for w in order}
-    underdog = {}
-    if len(order) == 2:
-        a, b = order
-        underdog = {
-            a: underdog_bonus(own_rating=ratings[a], enemy_rating=ratings[b]),
-            b: underdog_bonus(own_rating=ratings[b], enemy_rating=ratings[a]),
-        }
-    payload = {
-        "scenario": (scenario or battle.scenario or "").strip()[:120],
-        "attacker": attacker,
-        "underdog": {str(k): v for k, v in underdog.items()},
-        "sides": sides,
-    }
-    try:
-        data = setup_from_dict(payload).to_dict()
-    except TrackerError as error:
-        raise _invalid(error, "setup") from error
-    BattleSetup.objects.create(
-        battle=battle,
-        scenario=data["scenario"],
-        attacker_id=attacker,
-        data=data,
-        created_by=by,
-    )
-    entry = BattleLogEntry.objects.create(
-        battle=battle, seq=1, kind="setup", payload=data, author=by, client_id=client_id
-    )
-    return entry, True
-
-
 # --- entries -------------------------------------------------------------------------------------
 def _touched(kind: str, payload: Mapping[str, Any]) -> tuple[set[Any], set[Any]]:
     """(the warriors an entry reads, the warriors it may change); ``"order"`` for entries that
@@ -217,8 +139,6 @@ def _fighter_setup(state: BattleState, fighter_id: int) -> dict[str, Any]:
 def _attack_request(state: BattleState, payload: Mapping[str, Any]) -> dict[str, Any]:
     """The body of ``/api/v1/rules/attack/`` for this attack: the profiles and equipment of the
     setup, the target's wounds and status from the battle's state, and what the player adds."""
-    from rules.engine import WEAPONS
-
     mode = payload.get("mode", "melee")
     attacker = _fighter_setup(state, payload["attacker"])
     target = _fighter_setup(state, payload["target"])
@@ -281,6 +201,9 @@ def _roll_attack(state: BattleState, payload: dict[str, Any], dice: Dice) -> dic
         raise _invalid(error) from error
     data = result.to_dict()
     data.pop("rolls", None)  # kept once, in the entry's dice audit
+    duel = challenge_overkill(state, payload, int(data.get("wounding_hits") or 0))
+    if duel is not None:
+        data["challenge"] = duel
     return data
 
 
@@ -335,22 +258,11 @@ def battle_log_append(
             % {"seq": state.last_seq}
         )
     seq = state.last_seq + 1
-    dice_audit = None
+    was_finished = state.finished
     try:
-        if kind == "check":
-            dice = _dice(seed, faces)
-            payload["result"] = roll_check(state, payload, dice=dice)
-            payload["result"].pop("rolls", None)
-            dice_audit = dice.to_dict()
-        elif kind == "attack":
-            state.validate(kind, payload)
-            dice = _dice(seed, faces)
-            payload["result"] = _roll_attack(state, payload, dice)
-            dice_audit = dice.to_dict()
+        dice_audit = _resolve(state, kind, payload, seed, faces)
         state.append(seq, kind, payload)
-    except TrackerError as error:
-        raise _invalid(error) from error
-    except RulesError as error:  # the engine refused the check's parameters
+    except (TrackerError, RulesError) as error:  # RulesError: the engine refused a parameter
         raise _invalid(error) from error
     entry = BattleLogEntry.objects.create(
         battle=battle,
@@ -361,9 +273,44 @@ def battle_log_append(
         client_id=client_id,
         dice=dice_audit,
     )
-    if kind == "finish":
+    finish = state.finish_due()
+    if finish is not None:
+        state.append(seq + 1, "finish", finish)
+        BattleLogEntry.objects.create(
+            battle=battle,
+            seq=seq + 1,
+            kind="finish",
+            payload=finish,
+            author=by,
+            client_id=uuid.uuid5(client_id, "finish"),
+        )
+    if state.finished and not was_finished:
         services.battle_report(battle=battle, reporter=by, report=_report(state))
     return entry, True
+
+
+def _resolve(
+    state: BattleState,
+    kind: str,
+    payload: dict[str, Any],
+    seed: int | None,
+    faces: Sequence[int] | None,
+) -> dict[str, Any] | None:
+    """Roll a check or an attack (or weigh a challenge) into ``payload["result"]``; return the
+    dice audit."""
+    if kind == "check":
+        dice = _dice(seed, faces)
+        payload["result"] = roll_check(state, payload, dice=dice)
+        payload["result"].pop("rolls", None)
+        return dice.to_dict()
+    if kind == "attack":
+        state.validate(kind, payload)
+        dice = _dice(seed, faces)
+        payload["result"] = _roll_attack(state, payload, dice)
+        return dice.to_dict()
+    if kind == "challenge":
+        payload["result"] = resolve_challenge(state, payload).to_dict()
+    return None
 
 
 def _report(state: BattleState) -> services.Report:

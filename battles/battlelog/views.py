@@ -22,10 +22,12 @@ from annuminas.api.errors import Conflict
 from annuminas.converters import parse_id
 from battles import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
+from rules.engine import WEAPONS
 from rules.engine.tracker import STATUSES
 from rules.presenters import CODE_LABELS
 
-from . import selectors, services
+from . import prebattle, services
+from .api import prebattle_data
 
 LIVE_ENTRIES = 30
 STATUS_LABELS = {
@@ -43,6 +45,24 @@ CHECK_LABELS = {
     "fear": gettext_lazy("Fear"),
     "all-alone": gettext_lazy("All alone"),
     "charged-while-fleeing": gettext_lazy("Charged while fleeing"),
+    "challenge": gettext_lazy("Answer the challenge"),
+}
+CHALLENGE_LABELS = {
+    "issue": gettext_lazy("issues a challenge"),
+    "accept": gettext_lazy("accepts the challenge"),
+    "refuse": gettext_lazy("refuses the challenge (¡Buuu! ¡Cobardica!)"),
+}
+ATTACK_OPTIONS = {
+    "charging": gettext_lazy("charging"),
+    "hatred": gettext_lazy("hatred"),
+    "frenzy": gettext_lazy("frenzy"),
+    "fear_failed": gettext_lazy("failed a fear test"),
+}
+SHOOTING_MODIFIERS = {
+    "cover": gettext_lazy("target in cover"),
+    "long_range": gettext_lazy("long range"),
+    "moved": gettext_lazy("the shooter moved"),
+    "large_target": gettext_lazy("large target"),
 }
 
 
@@ -102,9 +122,16 @@ def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
             "who": who,
             "outcome": _label((p.get("result") or {}).get("outcome")),
         }
+    if kind == "challenge":
+        return _("%(fighter)s %(action)s.") % {
+            "fighter": name(p["fighter"]),
+            "action": CHALLENGE_LABELS.get(p["step"], p["step"]),
+        }
     if kind == "rout":
         return _("%(side)s withdraws from the battle.") % {"side": name(p["side"])}
     if kind == "finish":
+        if p.get("automatic"):
+            return _("The battle is over: a warband routed.")
         return _("The battle is over.")
     if kind == "correction":
         return _("Corrects entry #%(seq)s.") % {"seq": p["corrects"]}
@@ -130,6 +157,12 @@ def _live_context(battle: Battle, user) -> dict[str, Any]:
     return {
         "battle": battle,
         "state": data,
+        "heroes": [
+            {"id": f["id"], "name": f["name"], "side": side["warband"]}
+            for side in data["sides"]
+            for f in side["fighters"]
+            if f["hero"] and f["status"] == "in_play"
+        ],
         "next_side_name": names.get((data["next"] or {}).get("side")),
         "side_name": names.get(data["side_to_move"]),
         "lines": [
@@ -154,23 +187,55 @@ def _post_entry(request: HttpRequest, battle: Battle) -> None:
         client_id = uuid.UUID(client_id)
     except ValueError as error:
         raise ValidationError(_("The form is too old: reload the page.")) from error
-    number = parse_id
-    faces = [int(x) for x in form.get("faces", "").replace(",", " ").split() if x.isdigit()]
-    if op == "setup":
-        chosen = {
-            p.warband_id: [int(f) for f in form.getlist(f"w{p.warband_id}") if f.isdigit()]
-            for p in battle.participants.all()
-        }
-        services.battle_log_setup(
-            battle=battle,
-            by=request.user,
-            client_id=client_id,
-            fighters={k: v for k, v in chosen.items() if v},
-            scenario=form.get("scenario", ""),
-            first=number(form.get("first")),
-        )
+    if op in ("setup", "lineup"):
+        _post_prebattle(request, battle, op, client_id)
         return
-    payloads = {
+    faces = [int(x) for x in form.get("faces", "").replace(",", " ").split() if x.isdigit()]
+    payloads = _payloads(form)
+    if op not in payloads:
+        raise Http404
+    services.battle_log_append(
+        battle=battle,
+        by=request.user,
+        kind=op,
+        payload=payloads[op](),
+        client_id=client_id,
+        faces=faces or None,
+    )
+
+
+def _post_prebattle(request: HttpRequest, battle: Battle, op: str, client_id: uuid.UUID) -> None:
+    """Each player posts the checkboxes of his own warband (an organiser, of any)."""
+    form = request.POST
+    chosen = {
+        p.warband_id: [int(f) for f in form.getlist(f"w{p.warband_id}") if f.isdigit()]
+        for p in battle.participants.all()
+        if f"w{p.warband_id}" in form or form.get(f"pick{p.warband_id}")
+    }
+    if op == "lineup":
+        for warband_id, fighters in chosen.items():
+            prebattle.battle_lineup_set(
+                battle=battle, by=request.user, warband_id=warband_id, fighters=fighters
+            )
+        return
+    prebattle.battle_log_setup(
+        battle=battle,
+        by=request.user,
+        client_id=client_id,
+        fighters=chosen,
+        scenario=form.get("scenario", ""),
+        first=parse_id(form.get("first")),
+        attacker=parse_id(form.get("attacker")),
+    )
+
+
+def _flags(form, names) -> dict[str, bool]:
+    return {name: True for name in names if form.get(name)}
+
+
+def _payloads(form) -> dict[str, Any]:
+    number = parse_id
+    return {
         "turn": lambda: {"turn": number(form.get("turn")), "side": number(form.get("side"))},
         "status": lambda: {
             "fighter": number(form.get("fighter")),
@@ -182,7 +247,18 @@ def _post_entry(request: HttpRequest, battle: Battle) -> None:
             "attacker": number(form.get("attacker")),
             "target": number(form.get("target")),
             "mode": form.get("mode", "melee"),
-            "weapon": form.get("weapon", "")[:40],
+            "weapon": form.get("weapon", "").partition(":")[2][:40],
+            "options": _flags(form, ATTACK_OPTIONS),
+            "modifiers": _flags(form, SHOOTING_MODIFIERS),
+        },
+        "challenge": lambda: {
+            "step": form.get("step"),
+            "fighter": number(form.get("fighter")),
+            **({"issued": number(form.get("issued"))} if form.get("issued") else {}),
+            "params": {
+                **({"can_step_back": False} if form.get("cornered") else {}),
+                **({"active_player_declined": True} if form.get("declined") else {}),
+            },
         },
         "check": lambda: {
             "check": form.get("check"),
@@ -199,16 +275,6 @@ def _post_entry(request: HttpRequest, battle: Battle) -> None:
         "note": lambda: {"text": form.get("text", "")},
         "correction": lambda: {"corrects": number(form.get("corrects"))},
     }
-    if op not in payloads:
-        raise Http404
-    services.battle_log_append(
-        battle=battle,
-        by=request.user,
-        kind=op,
-        payload=payloads[op](),
-        client_id=client_id,
-        faces=faces or None,
-    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -230,25 +296,57 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(reverse("battle-log", kwargs={"pk": battle.pk}))
     setup = BattleSetup.objects.filter(battle=battle).first()
     if setup is None:
-        return render(
-            request,
-            "battles/log/setup.html",
-            {
-                "battle": battle,
-                "warbands": [
-                    {"warband": w, **option}
-                    for w, option in selectors.eligible_fighters(battle).items()
-                ],
-                "can_write": access.can_report(request.user, battle)
-                and battle.status == Battle.Status.SCHEDULED,
-                "client_id": uuid.uuid4(),
-            },
-        )
+        return render(request, "battles/log/setup.html", _setup_context(request, battle))
     context = _live_context(battle, request.user)
+    state = services.log_state(battle)
+    names = _names(state)
     context["sides"] = setup.data["sides"]
+    context["weapons"] = _weapons(setup.data["sides"])
+    context["attack_options"] = ATTACK_OPTIONS.items()
+    context["shooting_modifiers"] = SHOOTING_MODIFIERS.items()
+    context["correctable"] = [
+        {"seq": seq, "text": describe({"kind": kind, "payload": payload}, names)}
+        for seq, kind, payload in reversed(state.correctable_entries())
+    ]
     context["statuses"] = [(code, _label(code)) for code in STATUSES]
-    context["form_ids"] = {name: uuid.uuid4() for name in ("attack", "status", "note", "finish")}
+    context["form_ids"] = {
+        name: uuid.uuid4()
+        for name in ("attack", "status", "note", "finish", "correction", "challenge")
+    }
     return render(request, "battles/log/tracker.html", context)
+
+
+def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
+    data = prebattle_data(battle, request.user)
+    for warband in data["warbands"]:
+        lineup = warband["lineup"]
+        for fighter in warband["fighters"]:
+            fighter["picked"] = lineup is None or fighter["id"] in lineup
+    return {
+        "battle": battle,
+        "warbands": data["warbands"],
+        "scenarios": data["scenarios"],
+        "can_write": access.can_report(request.user, battle)
+        and battle.status == Battle.Status.SCHEDULED,
+        "client_id": uuid.uuid4(),
+    }
+
+
+def _weapons(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each warrior's weapons from the setup's equipment, for the attack form."""
+    return [
+        {
+            "fighter": fighter["id"],
+            "name": fighter["name"],
+            "weapons": [
+                {"slug": slug, "name": WEAPONS[slug].name, "kind": WEAPONS[slug].kind}
+                for slug in fighter["equipment"]
+                if slug in WEAPONS and WEAPONS[slug].kind in ("melee", "missile")
+            ],
+        }
+        for side in sides
+        for fighter in side["fighters"]
+    ]
 
 
 @require_GET

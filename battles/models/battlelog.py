@@ -45,6 +45,38 @@ class BattleSetup(models.Model):
         return str(self.battle)
 
 
+class BattleLineup(models.Model):
+    """Who one warband fields in a battle, chosen before it starts by that warband's player (or
+    an organiser). The setup takes each side's lineup; a side without one fields everyone who
+    may fight."""
+
+    battle = models.ForeignKey(
+        Battle, verbose_name=_("battle"), on_delete=models.CASCADE, related_name="lineups"
+    )
+    warband = models.ForeignKey(
+        "warbands.Warband", verbose_name=_("warband"), on_delete=models.CASCADE, related_name="+"
+    )
+    fighters = models.JSONField(_("fighters"), default=list)
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("chosen by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("battle lineup")
+        verbose_name_plural = _("battle lineups")
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "warband"], name="battle_lineup_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} · {self.warband_id}"
+
+
 class BattleLogEntry(models.Model):
     """One entry of a battle's log. Never edited or deleted: a correction is a new entry that
     points at the one it corrects. ``client_id`` makes a replayed entry return the original."""
@@ -55,6 +87,7 @@ class BattleLogEntry(models.Model):
         STATUS = "status", _("Status")
         CHECK = "check", _("Check")
         ATTACK = "attack", _("Attack")
+        CHALLENGE = "challenge", _("Challenge")
         ROUT = "rout", _("Rout")
         FINISH = "finish", _("Finish")
         NOTE = "note", _("Note")

@@ -131,7 +131,12 @@ def play_battle(table: Table) -> None:
     )
     assert check["payload"]["result"]["outcome"] == "routed"
     assert check["dice"]["record"][0]["faces"] == [6, 6]
-    table.post(table.phone_a, "finish", payload={})
+    # A failed rout test ends the battle by itself: the finish is logged, the report filled.
+    finish = table.phone_b.get(f"{table.url}log/?after={check['seq']}").json()["results"]
+    assert [(e["kind"], e["payload"]) for e in finish] == [
+        ("finish", {"reason": "rout", "automatic": True})
+    ]
+    table.post(table.phone_a, "finish", expect=409, payload={})
 
 
 def test_a_whole_battle_logged_through_the_api_fills_the_report(table):

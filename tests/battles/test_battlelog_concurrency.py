@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from battles.battlelog import services
+from battles.battlelog import prebattle, services
 from battles.models import BattleLogEntry
 from tests.battles.factories import build_league, first_battle
 from tests.warbands.test_concurrency import postgres_only, race  # noqa: F401 - fixture
@@ -32,7 +32,7 @@ def test_concurrent_posts_keep_one_order_and_replays_never_duplicate(postgres_on
     content_pack_load()
     league = build_league(make_user, prefix="log-race-")
     battle = first_battle(league)
-    services.battle_log_setup(battle=battle, by=league.user(0), client_id=uuid.uuid4())
+    prebattle.battle_log_setup(battle=battle, by=league.user(0), client_id=uuid.uuid4())
     players = [league.user(0), league.user(1)]
     outcomes = race(*[note(battle, players[i % 2], f"nota {i}") for i in range(8)])
     assert all(isinstance(o, tuple) for o in outcomes), outcomes

@@ -51,7 +51,7 @@ def test_setup_then_log_a_battle_from_the_page(at_table, django_assert_max_num_q
         op="setup",
         first=a.pk,
         scenario="Escaramuza",
-        **{f"w{a.pk}": fielded, f"w{b.pk}": list(b.fighters.values_list("pk", flat=True))},
+        **{f"w{a.pk}": fielded},
     )
     page = phone_b.get(url)
     assert page.status_code == 200
@@ -79,8 +79,7 @@ def test_setup_then_log_a_battle_from_the_page(at_table, django_assert_max_num_q
         unchanged = phone_b.get(f"{url}live/?seen={last}")
     assert unchanged.status_code == 204
     post(phone_a, url, op="check", check="rout", side=a.pk, faces="6 6")
-    post(phone_a, url, op="finish", winner="")
-    battle.refresh_from_db()
+    battle.refresh_from_db()  # the failed rout test finished the battle by itself
     assert battle.status == Battle.Status.REPORTED
     assert battle.participants.get(warband=a).routed
     assert battle.participants.get(warband=b).result == "win"

@@ -1,0 +1,63 @@
+"""The scenarios a battle may be fought under: the campaign's list, or a default one.
+
+An organiser may give the campaign its own list under ``Campaign.tables["scenarios"]`` (items
+``{"name": …, "attacker_defender": bool}``); until then the battle log offers these, in the
+Mordheim manner. Names are the game's words (Spanish); those that set one warband attacking and
+the other defending need the attacker named before the battle starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from battles.models import Campaign
+
+DEFAULT_SCENARIOS: tuple[dict[str, Any], ...] = (
+    {"name": "Escaramuza", "attacker_defender": False},
+    {"name": "Defender el hallazgo", "attacker_defender": True},
+    {"name": "Búsqueda del tesoro", "attacker_defender": False},
+    {"name": "Irrupción", "attacker_defender": True},
+    {"name": "Pelea callejera", "attacker_defender": False},
+    {"name": "Encuentro fortuito", "attacker_defender": False},
+    {"name": "Tesoro oculto", "attacker_defender": False},
+    {"name": "Ocupación", "attacker_defender": False},
+    {"name": "Ataque por sorpresa", "attacker_defender": True},
+)
+
+
+def campaign_scenarios(campaign: Campaign) -> list[dict[str, Any]]:
+    """The campaign's scenarios (its own list when it has one): ``{name, attacker_defender}``."""
+    own = (campaign.tables or {}).get("scenarios")
+    if isinstance(own, list) and own:
+        items = [
+            {
+                "name": str(item["name"])[:120],
+                "attacker_defender": bool(item.get("attacker_defender")),
+            }
+            for item in own
+            if isinstance(item, Mapping) and item.get("name")
+        ]
+        if items:
+            return items
+    return [dict(item) for item in DEFAULT_SCENARIOS]
+
+
+def pick_scenario(campaign: Campaign, name: str) -> dict[str, Any]:
+    """The scenario named (case and spaces do not matter), or a 400 listing the choices."""
+    wanted = " ".join(name.split()).casefold()
+    choices = campaign_scenarios(campaign)
+    for item in choices:
+        if item["name"].casefold() == wanted:
+            return item
+    raise ValidationError(
+        {
+            "scenario": [
+                _("Choose a scenario of the campaign: %(choices)s.")
+                % {"choices": ", ".join(item["name"] for item in choices)}
+            ]
+        }
+    )

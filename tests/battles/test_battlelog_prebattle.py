@@ -1,0 +1,134 @@
+"""Before the battle: each player picks who fights for his own warband; the scenario comes from
+the campaign's list (or the default one), with the attacker when the scenario has one."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.battlelog.scenarios import DEFAULT_SCENARIOS
+from battles.models import BattleLogEntry, BattleSetup, Campaign
+from tests.battles.factories import first_battle
+from tests.battles.test_battlelog_api import client_for, uid
+from warbands.models import Fighter
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pre(make_league):
+    league = make_league(henchmen=3)
+    battle = first_battle(league)
+    return league, battle, f"/api/v1/battles/{battle.pk}/"
+
+
+def fighters(warband) -> list[int]:
+    return list(
+        Fighter.objects.filter(warband=warband)
+        .order_by("-is_leader", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def test_a_player_picks_who_fights_for_his_own_warband_only(pre):
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    phone_a = client_for(league.user(0))
+    mine = phone_a.put(
+        f"{url}lineup/", {"warband": a.pk, "fighters": fighters(a)[:2]}, format="json"
+    )
+    assert mine.status_code == 200, mine.json()
+    theirs = phone_a.put(
+        f"{url}lineup/", {"warband": b.pk, "fighters": fighters(b)[:1]}, format="json"
+    )
+    assert theirs.status_code == 403
+    assert theirs.json()["error"]["code"]
+    # Nor through the setup itself.
+    start = phone_a.post(
+        f"{url}setup/",
+        {"client_id": uid(), "fighters": {str(b.pk): fighters(b)[:1]}},
+        format="json",
+    )
+    assert start.status_code == 403
+    assert not BattleLogEntry.objects.filter(battle=battle).exists()
+    # An organiser may pick for either.
+    organiser = client_for(league.organiser)
+    assert (
+        organiser.put(
+            f"{url}lineup/", {"warband": b.pk, "fighters": fighters(b)[:3]}, format="json"
+        ).status_code
+        == 200
+    )
+    options = client_for(league.user(1)).get(f"{url}setup/").json()
+    by_warband = {w["warband"]: w for w in options["warbands"]}
+    assert by_warband[a.pk]["lineup"] == fighters(a)[:2]
+    assert by_warband[a.pk]["may_pick"] is False and by_warband[b.pk]["may_pick"] is True
+    # The setup takes each side's lineup.
+    started = phone_a.post(f"{url}setup/", {"client_id": uid(), "first": a.pk}, format="json")
+    assert started.status_code == 201, started.json()
+    sides = {
+        s["warband"]: [f["id"] for f in s["fighters"]] for s in started.json()["payload"]["sides"]
+    }
+    assert sides == {a.pk: fighters(a)[:2], b.pk: fighters(b)[:3]}
+    late = phone_a.put(f"{url}lineup/", {"warband": a.pk, "fighters": fighters(a)}, format="json")
+    assert late.status_code == 409
+
+
+def test_a_fighter_who_misses_the_battle_is_refused_with_the_reason(pre):
+    league, battle, url = pre
+    a = league.warband(0)
+    injured = Fighter.objects.filter(warband=a, is_leader=False).first()
+    injured.status = Fighter.Status.MISSES_NEXT
+    injured.save(update_fields=["status"])
+    refused = client_for(league.user(0)).put(
+        f"{url}lineup/", {"warband": a.pk, "fighters": [injured.pk]}, format="json"
+    )
+    assert refused.status_code == 400
+    assert "injury" in str(refused.json()["error"]["fields"]["fighters"])
+
+
+def test_the_scenario_comes_from_the_default_list_with_the_attacker_it_needs(pre):
+    league, battle, url = pre
+    a = league.warband(0)
+    phone = client_for(league.user(0))
+    options = phone.get(f"{url}setup/").json()
+    assert [s["name"] for s in options["scenarios"]] == [s["name"] for s in DEFAULT_SCENARIOS]
+    unknown = phone.post(f"{url}setup/", {"client_id": uid(), "scenario": "Ajedrez"}, format="json")
+    assert unknown.status_code == 400
+    assert "scenario" in unknown.json()["error"]["fields"]
+    needs = phone.post(
+        f"{url}setup/", {"client_id": uid(), "scenario": "defender el hallazgo"}, format="json"
+    )
+    assert needs.status_code == 400
+    assert "attacker" in needs.json()["error"]["fields"]
+    assert not BattleSetup.objects.filter(battle=battle).exists()
+    ok = phone.post(
+        f"{url}setup/",
+        {"client_id": uid(), "scenario": "defender el hallazgo", "attacker": a.pk},
+        format="json",
+    )
+    assert ok.status_code == 201, ok.json()
+    assert ok.json()["payload"]["scenario"] == "Defender el hallazgo"
+    assert ok.json()["payload"]["attacker"] == a.pk
+
+
+def test_a_campaign_with_its_own_scenario_list_offers_that_one(pre):
+    league, battle, url = pre
+    Campaign.objects.filter(pk=league.campaign.pk).update(
+        tables={"scenarios": [{"name": "El vado de Sarn", "attacker_defender": False}]}
+    )
+    phone = client_for(league.user(0))
+    assert phone.get(f"{url}setup/").json()["scenarios"] == [
+        {"name": "El vado de Sarn", "attacker_defender": False}
+    ]
+    assert (
+        phone.post(
+            f"{url}setup/", {"client_id": uid(), "scenario": "Escaramuza"}, format="json"
+        ).status_code
+        == 400
+    )
+    assert (
+        phone.post(
+            f"{url}setup/", {"client_id": uid(), "scenario": "El vado de Sarn"}, format="json"
+        ).status_code
+        == 201
+    )
