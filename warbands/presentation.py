@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from .models import PROFILE_FIELDS, SPANISH_NAMES, Warband
 from .progression import henchman_thresholds, hero_thresholds, next_threshold
 
@@ -35,10 +38,28 @@ def experience_boxes(experience: int, thresholds, boxes: int) -> list[dict]:
     ]
 
 
+def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
+    """The holder's special rules in words: its own (injuries add some) and its type's."""
+    slugs = list(
+        dict.fromkeys([*(holder.fighter_type.special_rules or []), *(holder.special_rules or [])])
+    )
+    rows = []
+    for slug in slugs:
+        rule = index.get(slug)
+        if rule is None:  # a rule the catalogue no longer has: its slug read as words
+            rows.append(
+                {"slug": slug, "name": slug.replace("-", " ").capitalize(), "description": ""}
+            )
+        else:
+            rows.append({"slug": slug, "name": rule.name, "description": rule.description})
+    return rows
+
+
 def decorate_sheet(warband: Warband) -> Warband:
     settings = warband.warband_type.pack.settings or {}
     heroes_thresholds = hero_thresholds(settings)
     group_thresholds = henchman_thresholds(settings)
+    rules = getattr(warband, "special_rule_index", {})
     for fighter in warband.heroes_all:
         fighter.profile_rows = profile_rows(fighter, fighter.fighter_type)
         fighter.xp_boxes = experience_boxes(
@@ -46,6 +67,7 @@ def decorate_sheet(warband: Warband) -> Warband:
         )
         fighter.next_advance = next_threshold(heroes_thresholds, fighter.experience)
         fighter.items = list(fighter.equipment.all())
+        fighter.rules = special_rule_rows(fighter, rules)
         for item in fighter.items:
             item.sale_value = item.unit_price // 2
     for group in warband.group_list:
@@ -57,9 +79,15 @@ def decorate_sheet(warband: Warband) -> Warband:
         )
         group.next_advance = next_threshold(group_thresholds, group.experience)
         group.items = list(group.equipment.all())
+        group.rules = special_rule_rows(group, rules)
         for item in group.items:
             item.sale_value = (item.unit_price * size) // 2
         group.cost_per_member = group.fighter_type.cost + sum(i.unit_price for i in group.items)
     for item in warband.stash:
         item.sale_value = item.unit_price // 2
+    glossary = {}
+    for holder in [*warband.heroes, *warband.group_list]:
+        for rule in holder.rules:
+            glossary.setdefault(rule["slug"], rule)
+    warband.rule_glossary = sorted(glossary.values(), key=lambda rule: rule["name"])
     return warband

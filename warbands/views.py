@@ -14,7 +14,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -80,6 +80,25 @@ def _perform(request, warband_id: int, action, success: str):
     else:
         messages.success(request, success)
     return redirect("warband-sheet", pk=warband_id)
+
+
+def _confirmation(request, warband: Warband, *, question: str, label: str):
+    """The no-JavaScript step before a destructive action: a POST without ``confirmed`` gets a
+    page that asks, whose form posts again with it (htmx asks with ``hx-confirm`` and sends it).
+    Returns None once confirmed."""
+    if request.POST.get("confirmed") == "1":
+        return None
+    return render(
+        request,
+        "warbands/confirm.html",
+        {
+            "warband": warband,
+            "question": question,
+            "label": label,
+            "action": request.path,
+            "version": request.POST.get("version") or "",
+        },
+    )
 
 
 @login_required
@@ -164,6 +183,15 @@ def warband_edit(request, pk):
 @require_POST
 def warband_delete(request, pk):
     warband = _own(request, pk)
+    asking = _confirmation(
+        request,
+        warband,
+        question=_("Delete %(name)s for good? Its roster and its ledger are lost.")
+        % {"name": warband.name},
+        label=_("Delete warband"),
+    )
+    if asking is not None:
+        return asking
     try:
         services.warband_delete(warband=warband)
     except Conflict as exc:
@@ -364,6 +392,16 @@ def warband_item_action(request, pk, item_pk, operation):
     version = request.POST.get("version") or None
     name = item.equipment.name
     if operation == "sell":
+        value = services.item_sale_value(item)
+        asking = _confirmation(
+            request,
+            warband,
+            question=_("Sell %(item)s for %(value)s co? It leaves the warband.")
+            % {"item": name, "value": value},
+            label=_("sell (%(value)s co)") % {"value": value},
+        )
+        if asking is not None:
+            return asking
         return _perform(
             request,
             pk,
@@ -409,8 +447,13 @@ def _targets(warband: Warband) -> list[tuple[str, str]]:
 @require_POST
 def warband_fighter_action(request, pk, fighter_pk, operation):
     warband = _own(request, pk)
-    fighter = get_object_or_404(Fighter, pk=fighter_pk, warband=warband)
+    fighter = get_object_or_404(
+        Fighter.objects.select_related("group"), pk=fighter_pk, warband=warband
+    )
     version = request.POST.get("version") or None
+    asking = _confirm_leaving(request, warband, fighter, operation)
+    if asking is not None:
+        return asking
     actions = {
         "dismiss": (services.fighter_dismiss, _("%(name)s dismissed.")),
         "retire": (services.fighter_retire, _("%(name)s retired.")),
@@ -427,11 +470,58 @@ def warband_fighter_action(request, pk, fighter_pk, operation):
     )
 
 
+def _confirm_leaving(request, warband: Warband, fighter: Fighter, operation: str):
+    names = {"name": fighter.name}
+    if operation == "dismiss" and fighter.group_id is not None:
+        question = _(
+            "Remove %(name)s from %(group)s? He leaves the warband for good: his hire cost is "
+            "not refunded; his share of the equipment goes to the stash."
+        ) % {**names, "group": fighter.group.name}
+        label = _("Dismiss")
+    elif operation == "dismiss":
+        question = (
+            _(
+                "Dismiss %(name)s? He leaves the warband for good: his hire cost is not refunded; "
+                "his equipment goes to the stash."
+            )
+            % names
+        )
+        label = _("Dismiss")
+    elif operation == "retire":
+        question = (
+            _(
+                "Retire %(name)s? He leaves the roster for good (he stays on the record as "
+                "retired); his equipment goes to the stash."
+            )
+            % names
+        )
+        label = _("Retire")
+    else:
+        return None
+    return _confirmation(request, warband, question=question, label=label)
+
+
 @login_required
 @require_POST
 def warband_group_dismiss(request, pk, group_pk):
     warband = _own(request, pk)
     group = get_object_or_404(HenchmanGroup, pk=group_pk, warband=warband)
+    size = group.members.filter(status__in=Fighter.IN_ROSTER).count()
+    asking = _confirmation(
+        request,
+        warband,
+        question=ngettext(
+            "Dismiss the whole group %(name)s (%(counter)s member)? The hire cost is not "
+            "refunded; the equipment goes to the stash.",
+            "Dismiss the whole group %(name)s (%(counter)s members)? The hire cost is not "
+            "refunded; the equipment goes to the stash.",
+            size,
+        )
+        % {"name": group.name, "counter": size},
+        label=_("Dismiss the group"),
+    )
+    if asking is not None:
+        return asking
     return _perform(
         request,
         pk,

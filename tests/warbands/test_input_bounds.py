@@ -225,7 +225,9 @@ def test_delete_page_explains_why_a_played_warband_stays(client, joined):
     battle = first_battle(joined)
     warband = battle.participants.first().warband
     client.force_login(warband.owner)
-    response = client.post(reverse("warband-delete", args=[warband.pk]), follow=True)
+    response = client.post(
+        reverse("warband-delete", args=[warband.pk]), {"confirmed": "1"}, follow=True
+    )
     assert response.redirect_chain[-1][0] == reverse("warband-sheet", args=[warband.pk])
     assert "cannot be deleted" in response.content.decode()
     assert Warband.objects.filter(pk=warband.pk).exists()
@@ -233,6 +235,6 @@ def test_delete_page_explains_why_a_played_warband_stays(client, joined):
 
 
 def test_delete_page_still_deletes_a_warband_nobody_played(browser_client, warband):
-    response = browser_client.post(reverse("warband-delete", args=[warband.pk]))
+    response = browser_client.post(reverse("warband-delete", args=[warband.pk]), {"confirmed": "1"})
     assert response["Location"] == reverse("warband-list")
     assert not Warband.objects.filter(pk=warband.pk).exists()

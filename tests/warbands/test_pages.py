@@ -138,9 +138,12 @@ def test_sell_stash_assign_dismiss_through_the_page(browser_client, warband):
         reverse(action, args=[warband.pk, sword.pk, "assign"]), {"target": f"f-{champion.pk}"}
     )
     assert champion.equipment.get().pk == sword.pk
-    browser_client.post(reverse(action, args=[warband.pk, sword.pk, "sell"]))
+    browser_client.post(reverse(action, args=[warband.pk, sword.pk, "sell"]), {"confirmed": "1"})
     assert not champion.equipment.exists()
-    browser_client.post(reverse("warband-fighter-action", args=[warband.pk, champion.pk, "retire"]))
+    browser_client.post(
+        reverse("warband-fighter-action", args=[warband.pk, champion.pk, "retire"]),
+        {"confirmed": "1"},
+    )
     assert Fighter.objects.get(pk=champion.pk).status == "retired"
 
 
