@@ -7,7 +7,8 @@ from django.test import Client
 
 from battles.models import Battle, BattleLogEntry
 from tests.battles.factories import first_battle
-from warbands.models import Fighter
+from warbands import services as warband_services
+from warbands.models import Equipment, Fighter
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +103,89 @@ def test_someone_else_cannot_write(at_table, make_user):
     post(browser(league.user(0)), url, op="setup")
     stranger = browser(make_user("curioso"))
     assert stranger.get(url).status_code == 404
+
+
+def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table):
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    captain = Fighter.objects.get(warband=a, is_leader=True)
+    warband_services.equipment_buy(
+        warband=a, equipment=Equipment.objects.get(slug="espada"), fighter=captain
+    )
+    phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
+    post(phone_a, url, op="setup", first=a.pk)
+    post(phone_a, url, op="turn", turn=1, side=a.pk)
+    page = phone_a.get(url).content.decode()
+    assert f'value="{captain.pk}:espada"' in page
+    assert 'name="charging"' in page and 'name="cover"' in page
+    target = Fighter.objects.get(warband=b, is_leader=True)
+    post(
+        phone_a,
+        url,
+        op="attack",
+        attacker=captain.pk,
+        target=target.pk,
+        mode="melee",
+        weapon=f"{captain.pk}:espada",
+        charging="1",
+    )
+    attack = BattleLogEntry.objects.get(battle=battle, kind="attack")
+    assert attack.payload["weapon"] == "espada"
+    assert attack.payload["options"] == {"charging": True}
+    # The opponent strikes the attack out from the page: a correction entry, nothing deleted.
+    page = phone_b.get(url).content.decode()
+    assert 'data-testid="correction-form"' in page and f'value="{attack.seq}"' in page
+    post(phone_b, url, op="correction", corrects=attack.seq)
+    correction = BattleLogEntry.objects.get(battle=battle, kind="correction")
+    assert correction.payload == {"corrects": attack.seq}
+    assert BattleLogEntry.objects.filter(pk=attack.pk).exists()
+    live = phone_a.get(f"{url}live/").content.decode()
+    assert f'data-seq="{attack.seq}"><s>' in live
+    state = phone_a.get(f"/api/v1/battles/{battle.pk}/state/").json()
+    mine = next(f for s in state["sides"] for f in s["fighters"] if f["id"] == target.pk)
+    assert mine["status"] == "in_play" and mine["wounds"] == target.w
+
+
+def test_each_player_picks_his_own_lineup_on_the_setup_page(at_table):
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone_a = browser(league.user(0))
+    page = phone_a.get(url).content.decode()
+    assert f'name="w{a.pk}"' in page and f'name="w{b.pk}"' not in page
+    assert 'data-testid="scenario"' in page and "Defender el hallazgo" in page
+    mine = list(Fighter.objects.filter(warband=a).order_by("pk").values_list("pk", flat=True))
+    post(phone_a, url, op="lineup", **{f"pick{a.pk}": "1", f"w{a.pk}": mine[:2]})
+    assert battle.lineups.get(warband=a).fighters == mine[:2]
+    forged = phone_a.post(
+        url,
+        {"client_id": str(uuid.uuid4()), "op": "lineup", f"pick{b.pk}": "1", f"w{b.pk}": [1]},
+        follow=True,
+    )
+    assert "own warband" in forged.content.decode()
+    assert not battle.lineups.filter(warband=b).exists()
+    post(phone_a, url, op="setup", scenario="Escaramuza", first=a.pk)
+    setup = battle.log_setup
+    sides = {s["warband"]: [f["id"] for f in s["fighters"]] for s in setup.data["sides"]}
+    assert sides[a.pk] == mine[:2] and len(sides[b.pk]) == b.fighters.count()
+
+
+def test_the_challenge_form_shows_where_the_campaign_uses_challenges(make_league):
+    league = make_league(henchmen=1, optional_rules=["challenges"])
+    battle = first_battle(league)
+    url = f"/battles/{battle.pk}/table/"
+    a, b = league.warband(0), league.warband(1)
+    phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
+    post(phone_a, url, op="setup", first=a.pk)
+    post(phone_a, url, op="turn", turn=1, side=a.pk)
+    assert 'data-testid="challenge-form"' in phone_a.get(url).content.decode()
+    captain = Fighter.objects.get(warband=a, is_leader=True)
+    rival = Fighter.objects.get(warband=b, is_leader=True)
+    post(phone_a, url, op="challenge", step="issue", fighter=captain.pk)
+    live = phone_b.get(f"{url}live/").content.decode()
+    assert 'data-testid="accept-challenge"' in live
+    issued = BattleLogEntry.objects.get(battle=battle, kind="challenge").seq
+    post(phone_b, url, op="challenge", step="refuse", fighter=rival.pk, issued=issued)
+    refusal = BattleLogEntry.objects.filter(battle=battle, kind="challenge").last()
+    assert refusal.payload["step"] == "refuse"
+    assert refusal.payload["result"]["outcome"] == "refused"
+    assert "refuses the challenge" in phone_a.get(f"{url}live/").content.decode()
