@@ -5,6 +5,10 @@ anything is rolled), so it acknowledges late and is delivered again if a worker 
 The broker redelivers such a message only after its visibility timeout; well before that, the
 sweeper (every minute) sends again the runs whose heartbeat stopped, and the late redelivery
 then finds them applied and does nothing.
+
+Imports: the post-battle services queue these tasks, so ``battles.postbattle`` imports this
+module at the top; the task bodies import the services when they run, which keeps the import
+graph one-way (tasks never import services at import time: no cycle).
 """
 
 from celery import shared_task
@@ -24,7 +28,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError
     soft_time_limit=100,
 )
 def postbattle_run_task(run_id: int) -> dict:
-    from .postbattle import postbattle_runs_apply
+    from battles.postbattle import postbattle_runs_apply  # when run: see the module's doc
 
     (run,) = postbattle_runs_apply(run_ids=[run_id])
     return {"run": run.pk, "status": run.status}
@@ -44,7 +48,7 @@ def postbattle_run_task(run_id: int) -> dict:
 )
 def postbattle_runs_task(run_ids: list[int]) -> dict:
     """A chunk of a round's runs (same guarantees as ``postbattle_run_task``, per run)."""
-    from .postbattle import postbattle_runs_apply
+    from battles.postbattle import postbattle_runs_apply  # when run: see the module's doc
 
     runs = postbattle_runs_apply(run_ids=list(run_ids))
     return {"runs": [run.pk for run in runs], "statuses": [run.status for run in runs]}
@@ -53,14 +57,14 @@ def postbattle_runs_task(run_ids: list[int]) -> dict:
 @shared_task(name="battles.jobs_sweep", time_limit=120, soft_time_limit=100)
 def jobs_sweep_task() -> list[int]:
     """Beat sends it every minute: lost post-battle runs are sent again, finished jobs close."""
-    from .postbattle import jobs_sweep_stuck
+    from battles.postbattle import jobs_sweep_stuck  # when run: see the module's doc
 
     return jobs_sweep_stuck()
 
 
 @shared_task(name="battles.standings_recompute", time_limit=600, soft_time_limit=540)
 def standings_recompute_task() -> int:
-    from .postbattle import standings_recompute_all
+    from battles.postbattle import standings_recompute_all  # when run: see the module's doc
 
     return standings_recompute_all()
 
@@ -77,7 +81,7 @@ def standings_recompute_task() -> int:
 )
 def standings_recompute_campaign_task(job_id: int) -> int:
     """A campaign's standings after its scoring changed (idempotent: see the job's service)."""
-    from .scoring import standings_recompute_job_run
+    from battles.scoring import standings_recompute_job_run  # scoring queues this task
 
     standings_recompute_job_run(job_id=job_id)
     return job_id

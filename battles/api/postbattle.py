@@ -63,8 +63,12 @@ class ResolveSerializer(serializers.Serializer):
 
 
 class DecisionSerializer(serializers.ModelSerializer):
-    fighter_name = serializers.CharField(source="fighter.name", default=None, read_only=True)
-    group_name = serializers.CharField(source="group.name", default=None, read_only=True)
+    fighter_name = serializers.CharField(
+        source="fighter.name", default=None, read_only=True, allow_null=True
+    )
+    group_name = serializers.CharField(
+        source="group.name", default=None, read_only=True, allow_null=True
+    )
     answer_url = serializers.SerializerMethodField()
 
     class Meta:

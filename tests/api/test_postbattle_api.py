@@ -4,6 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from battles.models import Battle, Job, PendingDecision, PostBattleRun
+from tests.api.test_schema_truth import assert_matches
+from tests.api.test_schema_truth import schema  # noqa: F401 - the schema fixture
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from tests.battles.test_postbattle import fight, leader, out_of_action
 
@@ -209,3 +211,25 @@ def test_revert_then_resolve_applies_again(league, battle, resolve_now):
         "applied",
     ]
     assert not Job.objects.filter(status__in=Job.ACTIVE).exists()
+
+
+def test_a_heros_decision_matches_the_schema(schema, league, battle):  # noqa: F811
+    """A hero's decision has no group: its group name is null, declared so (schema fuzzing
+    found GET /api/v1/decisions/ violating the schema there)."""
+    a = league.warband(0)
+    captain = leader(a)
+    run = PostBattleRun.objects.create(battle=battle, seed=1)
+    PendingDecision.objects.create(
+        result=run.results.create(warband=a, snapshot_before={}),
+        warband=a,
+        fighter=captain,
+        kind=PendingDecision.Kind.CHARACTERISTIC,
+        options=["ws", "bs"],
+        payload={"battle_id": battle.pk},
+    )
+    response = client_for(league.user(0)).get("/api/v1/decisions/")
+    assert response.status_code == 200
+    assert [(d["fighter_name"], d["group_name"]) for d in response.json()] == [
+        (captain.name, None)
+    ]
+    assert_matches(schema, "/api/v1/decisions/", response)

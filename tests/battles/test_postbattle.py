@@ -409,7 +409,7 @@ def test_an_advance_waiting_for_a_choice_is_not_rolled_again(league, resolve):
 
 
 def test_a_rare_item_found_can_be_bought_at_its_rolled_price(league, resolve):
-    from warbands.models import EquipmentListEntry
+    from warbands.models import EquipmentListEntry, FighterType
 
     a, b = league.warband(0), league.warband(1)
     # The organiser lets mercenary heroes use mithril (a catalogue edit, as in the admin).
@@ -419,15 +419,28 @@ def test_a_rare_item_found_can_be_bought_at_its_rolled_price(league, resolve):
         cost=100,
     )
     roster.ledger_record(warband=a, amount=500, reason="adjustment", description="test")
+    rare_in_lists = sorted(
+        set(
+            EquipmentListEntry.objects.filter(
+                equipment_list__in=FighterType.objects.filter(
+                    warband_type=a.warband_type
+                ).values("equipment_list"),
+                equipment__rarity__isnull=False,
+                common=False,
+            ).values_list("equipment__slug", flat=True)
+        )
+    )
     battle = fight(league, events=[out_of_action(leader(a), leader(b))])
-    # a: exploration 1+1 dice, rare items 2D6 = 12: everything rare in its lists is found
-    run = resolve(battle, faces={str(a.pk): [1, 1, 6, 6], str(b.pk): [4, 1]})
+    # a: exploration 1+1 dice, rare items 2D6 = 12: everything rare in its lists is found (the
+    # pack's own rare items too); the 1s that follow are the price dice ("35+3D6") of those.
+    run = resolve(battle, faces={str(a.pk): [1, 1, 6, 6, *[1] * 30], str(b.pk): [4, 1]})
     assert run.status == "applied", run.error
     decision = PendingDecision.objects.get(warband=a, kind="rare_item")
-    assert decision.options == ["cota-de-mithril"]
-    slug = decision.options[0]
+    assert decision.options == rare_in_lists
+    assert "cota-de-mithril" in decision.options
+    slug = "cota-de-mithril"
     price = decision.payload["prices"][slug]
-    assert price == 100
+    assert price == 100  # the list's price (no price dice)
     a.refresh_from_db()
     treasury = a.treasury
     decision_answer(decision=decision, user=league.user(0), choice=slug)

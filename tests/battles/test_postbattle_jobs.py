@@ -182,3 +182,46 @@ def test_the_beat_sweeps_every_minute():
     assert entry["task"] == "battles.jobs_sweep"
     assert entry["schedule"] <= 60
     assert settings.POSTBATTLE_RUN_LOST_AFTER + entry["schedule"] <= 180
+
+
+@pytest.fixture
+def broker_down(monkeypatch):
+    """Redis unreachable when the post-battle tasks are sent (as ``apply_async`` fails then)."""
+    from kombu.exceptions import OperationalError
+
+    from battles.tasks import postbattle_run_task, postbattle_runs_task
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    for task in (postbattle_run_task, postbattle_runs_task):
+        monkeypatch.setattr(task, "apply_async", refuse)
+    return monkeypatch
+
+
+def test_a_broker_outage_does_not_fail_the_committed_resolve(
+    league, battle, broker_down, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        job = battle_resolve_start(battle=battle, user=league.organiser)
+    assert len(sent) == 1  # tried, logged, not raised
+    run = PostBattleRun.objects.get()
+    assert (run.status, run.job_id) == ("pending", job.pk)
+    assert Job.objects.get(pk=job.pk).status in Job.ACTIVE
+
+    broker_down.undo()  # Redis is back: the sweeper sends the run once it is silent too long
+    PostBattleRun.objects.update(heartbeat_at=_ago(500))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs_sweep_stuck() == [job.pk]
+    job.refresh_from_db()
+    assert PostBattleRun.objects.get().status == "applied"
+    assert (job.status, job.done) == (Job.Status.SUCCEEDED, 1)
+
+
+def test_a_broker_outage_does_not_fail_a_round_resolve(
+    league, battle, broker_down, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = round_resolve_start(round=battle.round, user=league.organiser)
+    assert job.total >= 1
+    assert set(PostBattleRun.objects.values_list("status", flat=True)) == {"pending"}

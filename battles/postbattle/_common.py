@@ -1,0 +1,93 @@
+"""What the post-battle modules share: the seeds, the audit recorder, roster helpers."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from warbands.models import PROFILE_FIELDS, Fighter, Skill, Warband
+
+logger = logging.getLogger(__name__)
+MAX_SEED = 2**31 - 1
+IN_ROSTER = ("active", "misses_next")
+ADVANCE_DECISIONS = ("characteristic", "skill", "lads_got_talent")
+# Readable names of the serious injuries (msgids; the sheet shows them translated).
+INJURY_LABELS = {
+    "dead": gettext_noop("Dead"),
+    "multiple_injuries": gettext_noop("Multiple injuries"),
+    "leg_wound": gettext_noop("Leg wound"),
+    "arm_wound": gettext_noop("Arm wound"),
+    "madness": gettext_noop("Madness"),
+    "smashed_leg": gettext_noop("Smashed leg"),
+    "chest_wound": gettext_noop("Chest wound"),
+    "blinded_in_one_eye": gettext_noop("Blinded in one eye"),
+    "old_battle_wound": gettext_noop("Old battle wound"),
+    "nervous_condition": gettext_noop("Nervous condition"),
+    "hand_injury": gettext_noop("Hand injury"),
+    "deep_wound": gettext_noop("Deep wound"),
+    "robbed": gettext_noop("Robbed"),
+    "bitter_enmity": gettext_noop("Bitter enmity"),
+    "captured": gettext_noop("Captured"),
+    "hardened": gettext_noop("Hardened"),
+    "horrible_scars": gettext_noop("Horrible scars"),
+    "sold_to_the_pits": gettext_noop("Sold to the pits"),
+    "survives_against_the_odds": gettext_noop("Survives against the odds"),
+}
+NOT_AN_INJURY = {"full_recovery", "fine", "multiple_injuries"}
+
+
+def _injury_codes(outcome) -> list[str]:
+    """Every lasting injury in a result, the ones inside "multiple injuries" included."""
+    codes = [outcome.outcome]
+    codes += [sub["outcome"] for sub in outcome.details.get("injuries", []) if "outcome" in sub]
+    return [code for code in codes if code not in NOT_AN_INJURY]
+
+
+def _warband_seed(seed: int, warband_id: int) -> int:
+    """Each warband rolls its own stream, derived from the run's seed (stable everywhere)."""
+    return (seed * 1_000_003 + warband_id * 7_919) % MAX_SEED
+
+
+@dataclass
+class Recorder:
+    """The audit of one warband's sequence: steps with the engine result that explains them."""
+
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, step: str, *, who: str = "", result: Any = None, **extra: Any) -> None:
+        entry: dict[str, Any] = {"step": step, "who": who, **extra}
+        if result is not None:
+            entry["result"] = result.to_dict()
+        self.steps.append(entry)
+
+
+def _profile(target) -> dict[str, Any]:
+    return {name: getattr(target, name) for name in PROFILE_FIELDS}
+
+
+def _race_maximum(race) -> dict[str, Any]:
+    return {name: getattr(race, f"max_{name}") for name in PROFILE_FIELDS}
+
+
+def _skill_options(fighter: Fighter) -> list[str]:
+    lists = set(fighter.fighter_type.skill_lists.values_list("slug", flat=True))
+    lists |= set(fighter.skill_lists)
+    known = set(fighter.skills.values_list("pk", flat=True))
+    return list(
+        Skill.objects.filter(skill_list__slug__in=lists)
+        .exclude(pk__in=known)
+        .order_by("skill_list__slug", "slug")
+        .values_list("slug", flat=True)
+    )
+
+
+def _skill_list_options(warband: Warband) -> list[str]:
+    """A promoted henchman picks from the skill lists of his warband's heroes."""
+    heroes = warband.warband_type.fighter_types.filter(role__in=["leader", "hero"])
+    slugs: set[str] = set()
+    for fighter_type in heroes.prefetch_related("skill_lists"):
+        slugs |= {skill_list.slug for skill_list in fighter_type.skill_lists.all()}
+    return sorted(slugs)

@@ -1,0 +1,213 @@
+"""Post-battle services: the sequence applied to rosters, per battle and per round, with jobs.
+
+Order (RULES-REFERENCE §5): injuries · experience · advances · exploration and selling finds ·
+rare items · rating. Every roll comes from a ``Dice`` built from the run's stored seed (or the
+faces a player typed), so re-running a run rolls the same dice; every step is recorded with its
+dice so the page can show *why*. Choices (HA or HP, a new skill, the lad's got talent, a captive,
+a rare item) become ``PendingDecision`` rows for their owner.
+
+Locks: ``postbattle_run_apply`` locks the run row first, then each warband row (through the
+roster services), always in warband id order, so two runs touching the same warband serialise.
+
+Speed: each warband's sequence runs inside one ``roster_batch`` (one lock, one rating refresh,
+one version bump and one house-rule check for the whole sequence instead of one per roster
+change); the rows a run needs (fighters, snapshots, results, the rare items) are read once per
+run, not once per step. ``bench/bench_postbattle.py`` measures it (``bench/README.md``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Prefetch
+from django.utils import timezone
+
+from rules.engine import (
+    Dice,
+    RulesError,
+)
+from warbands.models import Fighter, Warband
+from warbands.postbattle import (
+    warband_snapshots,
+)
+
+from ..models import (
+    Battle,
+    BattleEvent,
+    PostBattleResult,
+    PostBattleRun,
+)
+from ._common import _warband_seed
+from .jobs import job_progress_refresh
+from .sequence import _Context, _Sequence
+
+logger = logging.getLogger(__name__)
+HEARTBEAT_EVERY = 30  # seconds between a worker's heartbeats on the runs of its chunk
+
+
+def _runs_heartbeat(run_ids: list[int], *, starting: bool = False) -> None:
+    """A worker's sign of life on the runs it is about to apply (outside any transaction, so
+    the sweeper sees it)."""
+    now = timezone.now()
+    fields = {"heartbeat_at": now, **({"started_at": now} if starting else {})}
+    PostBattleRun.objects.filter(pk__in=run_ids, status=PostBattleRun.Status.PENDING).update(
+        **fields
+    )
+
+
+def postbattle_runs_apply(*, run_ids: list[int]) -> list[PostBattleRun]:
+    """Apply several runs (each exactly once, each in its own transaction), then refresh the
+    progress of their jobs once — even when an infrastructure error stops the chunk halfway
+    (the task retries it; the runs already applied are skipped). The runs not yet applied get
+    a heartbeat at the start and every ``HEARTBEAT_EVERY`` seconds, so the sweeper leaves a
+    busy worker alone and re-sends only what a dead one held."""
+    runs: list[PostBattleRun] = []
+    try:
+        _runs_heartbeat(run_ids, starting=True)
+        beat = time.monotonic()
+        for index, run_id in enumerate(run_ids):
+            if time.monotonic() - beat > HEARTBEAT_EVERY:
+                _runs_heartbeat(run_ids[index:])
+                beat = time.monotonic()
+            runs.append(postbattle_run_apply(run_id=run_id, refresh_job=False))
+    finally:
+        job_ids = set(
+            PostBattleRun.objects.filter(pk__in=run_ids, job__isnull=False).values_list(
+                "job_id", flat=True
+            )
+        )
+        for job_id in sorted(job_ids):
+            job_progress_refresh(job_id=job_id)
+    return runs
+
+
+# --- applying a run -----------------------------------------------------------------------
+
+
+def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattleRun:
+    """Apply a run exactly once. Safe to call again: an applied run is returned untouched
+    (its job is still refreshed, so a job whose runs are all done always finishes).
+
+    A bad roster (a rule the data cannot satisfy) marks the run failed with the reason; an
+    infrastructure error propagates so the task retries. ``refresh_job=False`` leaves the
+    job's progress to the caller (a task applying several runs refreshes it once).
+    """
+    applied = None
+    try:
+        with transaction.atomic():
+            run = (
+                PostBattleRun.objects.select_for_update(of=("self", "battle"))
+                .select_related("battle", "battle__campaign")
+                .get(pk=run_id)
+            )
+            if run.status == PostBattleRun.Status.PENDING:
+                run.attempts += 1
+                _apply(run)
+                run.status = PostBattleRun.Status.APPLIED
+                run.applied_at = timezone.now()
+                run.error = ""
+                run.save(update_fields=["status", "applied_at", "error", "attempts"])
+                Battle.objects.filter(pk=run.battle_id).update(
+                    status=Battle.Status.RESOLVED, version=F("version") + 1
+                )
+                applied = run
+    except (
+        ValidationError,
+        RulesError,
+        ValueError,
+        LookupError,
+        TypeError,
+        AttributeError,
+    ) as error:
+        message = "; ".join(getattr(error, "messages", None) or [str(error)])
+        PostBattleRun.objects.filter(pk=run_id, status=PostBattleRun.Status.PENDING).update(
+            status=PostBattleRun.Status.FAILED, error=message[:2000]
+        )
+        logger.warning("post-battle run %s failed: %s", run_id, message)
+        run = PostBattleRun.objects.get(pk=run_id)
+    if applied is not None:  # as committed: no need to read it again
+        run.battle.status = Battle.Status.RESOLVED
+        run.battle.version += 1
+    if refresh_job and run.job_id:
+        job_progress_refresh(job_id=run.job_id)
+    return run
+
+
+def _context(run: PostBattleRun) -> _Context:
+    battle = run.battle
+    participants = list(
+        battle.participants.select_related("warband")
+        .prefetch_related(Prefetch("fighters", queryset=Fighter.objects.only("pk")))
+        .order_by("warband_id")
+    )
+    events = list(battle.events.filter(kind=BattleEvent.Kind.OUT_OF_ACTION))
+    out_of_action = {event.target_id: event for event in events if event.target_id}
+    kills: dict[int, int] = {}
+    for event in events:
+        if event.actor_id and event.actor_warband_id != event.target_warband_id:
+            kills[event.actor_id] = kills.get(event.actor_id, 0) + 1
+    return _Context(battle, participants, out_of_action, kills, run.options or {})
+
+
+def _fighters_by_warband(warband_ids: list[int]) -> dict[int, list[Fighter]]:
+    """Every fighter of these warbands (two queries, skills included for the snapshots), as
+    each sequence starts from them."""
+    fighters: dict[int, list[Fighter]] = {pk: [] for pk in warband_ids}
+    for fighter in (
+        Fighter.objects.filter(warband_id__in=warband_ids)
+        .select_related("group")  # the services read the fighter type themselves
+        .prefetch_related("skills")
+        .order_by("pk")
+    ):
+        fighters[fighter.warband_id].append(fighter)
+    return fighters
+
+
+def _apply(run: PostBattleRun) -> None:
+    context = _context(run)
+    ratings = {p.warband_id: p.rating_at_battle for p in context.participants}
+    warbands = [participant.warband for participant in context.participants]
+    # Lock every participant (in id order, as every roster write does) before reading rosters,
+    # so nothing changes between the read and the sequence's writes.
+    list(
+        Warband.objects.select_for_update()
+        .filter(pk__in=[w.pk for w in warbands])
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    # A warband's sequence never changes another participant's roster (a captive only becomes
+    # a decision for his captor), so every "before" is read at once, before any sequence.
+    context.fighters = _fighters_by_warband([warband.pk for warband in warbands])
+    snapshots = warband_snapshots(warbands=warbands, fighters=context.fighters)
+    results = PostBattleResult.objects.bulk_create(
+        [
+            PostBattleResult(run=run, warband=warband, snapshot_before=snapshots[warband.pk])
+            for warband in warbands
+        ]
+    )
+    for participant, result in zip(context.participants, results, strict=True):
+        warband = participant.warband
+        faces = (run.faces or {}).get(str(warband.pk))
+        dice = Dice(faces=faces) if faces else Dice(seed=_warband_seed(run.seed, warband.pk))
+        enemies = [rating for wid, rating in ratings.items() if wid != warband.pk]
+        sequence = _Sequence(
+            context=context,
+            participant=participant,
+            result=result,
+            dice=dice,
+            enemy_rating=max(enemies) if enemies else participant.rating_at_battle,
+        )
+        sequence.run()
+        result.steps = sequence.recorder.steps
+        result.rolls = [roll.to_dict() for roll in dice.record]
+    # The versions as the sequences left them: every write to these warbands in this run goes
+    # through their batches, which set each instance's final version when they close.
+    for warband, result in zip(warbands, results, strict=True):
+        result.version_after = warband.version
+    PostBattleResult.objects.bulk_update(
+        results,
+        ["steps", "rolls", "experience_gained", "finds_found", "gold_gained", "version_after"],
+    )

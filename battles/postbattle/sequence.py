@@ -1,0 +1,495 @@
+"""One warband's post-battle sequence (RULES-REFERENCE §5), step by step, with its audit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rules.engine import (
+    Dice,
+    battle_experience,
+    blindness_retires,
+    exploration,
+    henchman_advance,
+    henchman_injury,
+    hero_advance,
+    injury_characteristic_change,
+    sell_finds,
+    serious_injury,
+)
+from warbands import services as roster
+from warbands.models import Fighter, Warband
+from warbands.postbattle import (
+    fighter_lose_equipment,
+)
+
+from ..models import (
+    Battle,
+    BattleEvent,
+    PendingDecision,
+)
+from ._common import (
+    ADVANCE_DECISIONS,
+    IN_ROSTER,
+    INJURY_LABELS,
+    Recorder,
+    _injury_codes,
+    _profile,
+    _race_maximum,
+    _skill_list_options,
+    _skill_options,
+    _warband_seed,
+)
+
+
+@dataclass
+class _Context:
+    battle: Battle
+    participants: list
+    out_of_action: dict[int, BattleEvent]  # target fighter id → the event
+    kills_by: dict[int, int]  # actor fighter id → enemies put out of action
+    options: dict
+    fighters: dict[int, list[Fighter]] = field(default_factory=dict)  # per warband, by pk
+
+
+class _Sequence:
+    """One warband's post-battle sequence."""
+
+    def __init__(self, *, context: _Context, participant, result, dice: Dice, enemy_rating: int):
+        self.context = context
+        self.participant = participant
+        self.warband = participant.warband
+        self.result = result
+        self.dice = dice
+        self.enemy_rating = enemy_rating
+        self.recorder = Recorder()
+        self.won = participant.result == "win"
+        self.batch: roster.RosterBatch
+        fighters = context.fighters[self.warband.pk]
+        chosen = {f.pk for f in participant.fighters.all()}
+        self.took_part = [
+            f for f in fighters if f.status == "active" and (not chosen or f.pk in chosen)
+        ]
+        self.sitting_out = [f for f in fighters if f.status == "misses_next" and f.pk not in chosen]
+        self.taken_out = {f.pk for f in self.took_part if f.pk in context.out_of_action}
+        self.tables = context.battle.campaign.tables or {}
+
+    def run(self) -> None:
+        # One lock, one rating refresh, one version bump and one house-rule check for the whole
+        # sequence (the roster services below join the batch).
+        # Without its own savepoint: any error fails the whole run (its transaction rolls back).
+        with roster.roster_batch(warband=self.warband, savepoint=False) as batch:
+            self.batch = batch
+            self.missed_battles()
+            self.injuries()
+            self.experience()
+            self.advances()
+            self.exploration()
+            self.rare_items()
+            rating = roster.warband_rating_refresh(warband=self.warband)
+        self.recorder.add("rating", rating=rating)
+
+    def _table(self, name: str, argument: str = "table") -> dict[str, Any]:
+        """The campaign's own table when its organiser set one (same rows as the default)."""
+        rows = self.tables.get(name)
+        return {argument: rows} if rows else {}
+
+    # 0. those who missed this battle count it off
+    def missed_battles(self) -> None:
+        for fighter in self.sitting_out:
+            left = max(0, fighter.misses_battles - 1)
+            roster.fighter_set_status(
+                fighter=fighter,
+                status="misses_next" if left else "active",
+                misses_battles=left,
+                source=self.result,
+            )
+            self.recorder.add("missed", who=fighter.name, fighter_id=fighter.pk, left=left)
+
+    # 1. injuries
+    def injuries(self) -> None:
+        for fighter in self.took_part:
+            if fighter.pk not in self.taken_out:
+                continue
+            if fighter.is_hero:
+                outcome = serious_injury(dice=self.dice, **self._table("hero_injuries"))
+            else:
+                outcome = henchman_injury(dice=self.dice, **self._table("henchman_injuries"))
+            self.recorder.add("injury", who=fighter.name, fighter_id=fighter.pk, result=outcome)
+            self._apply_injury(fighter, outcome)
+
+    def _apply_injury(self, fighter: Fighter, outcome) -> None:
+        effects = list(outcome.effects)
+        if any(effect["type"] == "dead" for effect in effects):
+            roster.fighter_kill(fighter=fighter, source=self.result)
+            fighter.status = "dead"
+            return
+        for effect in effects:
+            kind = effect["type"]
+            if kind == "lose_equipment":
+                fighter_lose_equipment(fighter=fighter, source=self.result)
+            elif kind == "characteristic":
+                self._injury_characteristic(fighter, effect)
+            elif kind == "misses_battles":
+                roster.fighter_set_status(
+                    fighter=fighter,
+                    status="misses_next",
+                    misses_battles=max(fighter.misses_battles, effect["count"]),
+                    source=self.result,
+                )
+            elif kind == "special_rule":
+                self._injury_rule(fighter, effect, outcome)
+            elif kind == "captured":
+                self._captured(fighter, effect)
+            elif kind == "gold":
+                roster.ledger_record(
+                    warband=self.warband,
+                    amount=effect["amount"],
+                    reason="pit_fight",
+                    description=_("%(name)s won in the pits") % {"name": fighter.name},
+                    source=self.result,
+                )
+                self.result.gold_gained += effect["amount"]
+            elif kind == "experience":
+                roster.fighter_add_experience(fighter=fighter, amount=effect["amount"])
+                self.result.experience_gained += effect["amount"]
+        if fighter.status in ("captured", "retired"):
+            return
+        for code in _injury_codes(outcome):
+            roster.fighter_add_injury(
+                fighter=fighter,
+                code=code,
+                label=INJURY_LABELS.get(code, code),
+                battle_id=self.context.battle.pk,
+            )
+
+    def _injury_characteristic(self, fighter: Fighter, effect: dict) -> None:
+        fighter.refresh_from_db()
+        delta = injury_characteristic_change(
+            field=effect["field"], current=getattr(fighter, effect["field"]), delta=effect["delta"]
+        )
+        if delta:
+            roster.fighter_apply_profile_change(
+                fighter=fighter, characteristic=effect["field"], delta=delta, source=self.result
+            )
+
+    def _injury_rule(self, fighter: Fighter, effect: dict, outcome) -> None:
+        rule = effect["rule"]
+        fighter.refresh_from_db()
+        if rule == "blinded_in_one_eye":
+            # The second eye lost (before, or twice in one "multiple injuries") retires him.
+            seen = getattr(fighter, "blinded_now", 0) + sum(
+                injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
+            )
+            fighter.blinded_now = getattr(fighter, "blinded_now", 0) + 1
+        if rule == "blinded_in_one_eye" and blindness_retires(eyes_lost_before=seen):
+            roster.fighter_set_status(fighter=fighter, status="retired", source=self.result)
+            fighter.status = "retired"
+            self.recorder.add("retired", who=fighter.name, fighter_id=fighter.pk)
+            return
+        if rule == "hatred" and effect.get("target"):
+            rule = f"hatred:{effect['target']}"
+        if rule not in fighter.special_rules:
+            fighter.special_rules = [*fighter.special_rules, rule]
+            Fighter.objects.filter(pk=fighter.pk).update(special_rules=fighter.special_rules)
+
+    def _captured(self, fighter: Fighter, effect: dict) -> None:
+        event = self.context.out_of_action.get(fighter.pk)
+        captor_id = event.actor_warband_id if event and event.actor_warband_id else None
+        if captor_id is None or captor_id == self.warband.pk:
+            others = [p for p in self.context.participants if p.warband_id != self.warband.pk]
+            winners = [p for p in others if p.result == "win"] or others
+            captor_id = winners[0].warband_id if winners else None
+        roster.fighter_set_status(fighter=fighter, status="captured", source=self.result)
+        fighter.status = "captured"
+        if captor_id is None:
+            return
+        PendingDecision.objects.create(
+            result=self.result,
+            warband_id=captor_id,
+            fighter=fighter,
+            kind=PendingDecision.Kind.CAPTIVE,
+            options=["ransom", "sell", "exchange"],
+            payload={
+                "sale_value": effect["sale_value"],
+                "owner_warband_id": self.warband.pk,
+                "battle_id": self.context.battle.pk,
+            },
+        )
+
+    # 2. experience
+    def experience(self) -> None:
+        survivors = [f for f in self.took_part if f.status not in ("dead", "captured", "retired")]
+        bonus = self.context.options.get("scenario_bonus", {})
+        for fighter in survivors:
+            if fighter.group_id is not None:
+                continue
+            outcome = battle_experience(
+                hero=True,
+                survived=True,
+                leader=fighter.is_leader,
+                won=self.won,
+                enemies_out_of_action=self.context.kills_by.get(fighter.pk, 0),
+                scenario_bonus=int(bonus.get(str(fighter.pk), 0)),
+                own_rating=self.participant.rating_at_battle,
+                enemy_rating=self.enemy_rating,
+                **self._table("underdog_bonus", "underdog_table"),
+            )
+            self._gain(outcome, fighter=fighter, who=fighter.name)
+        groups = {f.group_id: f.group for f in survivors if f.group_id is not None}
+        for group in groups.values():
+            outcome = battle_experience(
+                hero=False,
+                survived=True,
+                won=self.won,
+                scenario_bonus=int(bonus.get(f"group:{group.pk}", 0)),
+                own_rating=self.participant.rating_at_battle,
+                enemy_rating=self.enemy_rating,
+                **self._table("underdog_bonus", "underdog_table"),
+            )
+            self._gain(outcome, group=group, who=group.name)
+
+    def _gain(self, outcome, *, who: str, fighter=None, group=None) -> None:
+        amount = sum(e["amount"] for e in outcome.effects if e["type"] == "experience")
+        self.recorder.add(
+            "experience",
+            who=who,
+            fighter_id=fighter.pk if fighter else None,
+            group_id=group.pk if group else None,
+            amount=amount,
+            result=outcome,
+        )
+        if amount:
+            roster.fighter_add_experience(fighter=fighter, group=group, amount=amount)
+            self.result.experience_gained += amount
+
+    # 3. advances
+    def advances(self) -> None:
+        policy = self.context.options.get("racial_maximum", "reroll")
+        # The advances due after this battle's experience (the batch recomputes them once).
+        self.batch.refresh()
+        heroes = [
+            f
+            for f in self.batch.fighters
+            if f.group_id is None and f.status in IN_ROSTER and f.advances_due > 0
+        ]
+        open_choices = self._open_advance_choices()
+        for fighter in heroes:
+            for _index in range(fighter.advances_due - open_choices.get(("f", fighter.pk), 0)):
+                fighter.refresh_from_db()
+                maximum = _race_maximum(fighter.fighter_type.race)
+                outcome = hero_advance(
+                    dice=self.dice,
+                    profile=_profile(fighter),
+                    maximum=maximum,
+                    policy=policy,
+                    **self._table("hero_advances"),
+                )
+                self.recorder.add(
+                    "advance", who=fighter.name, fighter_id=fighter.pk, result=outcome
+                )
+                self._take_advance(outcome, fighter=fighter)
+        groups = [group for group in self.batch.groups if group.advances_due > 0]
+        for group in groups:
+            for _index in range(group.advances_due - open_choices.get(("g", group.pk), 0)):
+                group.refresh_from_db()
+                increases: dict[str, int] = {}
+                for record in group.advances:
+                    if record.get("characteristic"):
+                        name = record["characteristic"]
+                        increases[name] = increases.get(name, 0) + 1
+                outcome = henchman_advance(
+                    dice=self.dice,
+                    profile=_profile(group),
+                    maximum=_race_maximum(group.fighter_type.race),
+                    increases=increases,
+                    heroes_at_maximum=self._heroes_at_maximum(),
+                    **self._table("henchman_advances"),
+                )
+                self.recorder.add("advance", who=group.name, group_id=group.pk, result=outcome)
+                self._take_advance(outcome, group=group)
+
+    def _open_advance_choices(self) -> dict[tuple[str, int], int]:
+        """Advances already rolled and waiting for the owner's choice, per hero or group."""
+        counts: dict[tuple[str, int], int] = {}
+        open_choices = PendingDecision.objects.filter(
+            warband=self.warband,
+            status=PendingDecision.Status.OPEN,
+            kind__in=ADVANCE_DECISIONS,
+        ).values_list("fighter_id", "group_id")
+        for fighter_id, group_id in open_choices:
+            key = ("g", group_id) if group_id else ("f", fighter_id)
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def _heroes_at_maximum(self) -> bool:
+        kind = self.warband.warband_type
+        limit = getattr(kind, "max_heroes", None)
+        if not limit:
+            return False
+        heroes = Fighter.objects.filter(
+            warband=self.warband, is_hero=True, status__in=IN_ROSTER
+        ).count()
+        return heroes >= limit
+
+    def _take_advance(self, outcome, *, fighter=None, group=None) -> None:
+        record = {
+            "battle_id": self.context.battle.pk,
+            "roll": outcome.details.get("roll"),
+            "outcome": outcome.outcome,
+        }
+        for effect in outcome.effects:
+            if effect["type"] == "characteristic" and "field" in effect:
+                roster.fighter_add_advance(
+                    fighter=fighter,
+                    group=group,
+                    record={**record, "characteristic": effect["field"]},
+                    characteristic=effect["field"],
+                    delta=2.5 if effect["field"] == "m" else effect["delta"],
+                )
+        for choice in outcome.pending_choices:
+            self._pending_advance(choice, outcome, fighter=fighter, group=group)
+
+    def _pending_advance(self, choice: dict, outcome, *, fighter=None, group=None) -> None:
+        kind = choice["type"]
+        target = fighter or group
+        base = {"battle_id": self.context.battle.pk, "roll": outcome.details.get("roll")}
+        if kind == "characteristic":
+            PendingDecision.objects.create(
+                result=self.result,
+                warband=self.warband,
+                fighter=fighter,
+                group=group,
+                kind=PendingDecision.Kind.CHARACTERISTIC,
+                options=list(choice["options"]),
+                payload=base,
+            )
+        elif kind == "skill" and fighter is not None:
+            PendingDecision.objects.create(
+                result=self.result,
+                warband=self.warband,
+                fighter=fighter,
+                kind=PendingDecision.Kind.SKILL,
+                options=_skill_options(fighter),
+                payload=base,
+            )
+        elif kind == "choose_member" and group is not None:
+            PendingDecision.objects.create(
+                result=self.result,
+                warband=self.warband,
+                group=group,
+                kind=PendingDecision.Kind.LADS_GOT_TALENT,
+                options=list(
+                    group.members.filter(status__in=IN_ROSTER).values_list("pk", flat=True)
+                ),
+                payload={
+                    **base,
+                    "skill_lists": _skill_list_options(self.warband),
+                    "seed": _warband_seed(self.context.battle.pk, target.pk),
+                },
+            )
+
+    # 4. exploration and selling finds
+    def exploration(self) -> None:
+        heroes = [
+            f
+            for f in self.took_part
+            if f.group_id is None and f.is_hero and f.pk not in self.taken_out
+        ]
+        outcome = exploration(
+            dice=self.dice,
+            heroes_not_out_of_action=len(heroes),
+            won=self.won,
+            **self._table("exploration"),
+        )
+        finds = sum(e["amount"] for e in outcome.effects if e["type"] == "finds")
+        self.recorder.add("exploration", finds=finds, result=outcome)
+        if not finds:
+            return
+        roster.ledger_record(
+            warband=self.warband,
+            amount=0,
+            finds_delta=finds,
+            reason="exploration",
+            description=_("Exploration after battle %(id)s") % {"id": self.context.battle.pk},
+            source=self.result,
+        )
+        self.result.finds_found = finds
+        if self.batch.fresh:  # the roster as the batch last read it, nothing changed since
+            size = sum(1 for f in self.batch.fighters if f.status in IN_ROSTER)
+        else:
+            size = Fighter.objects.filter(warband=self.warband, status__in=IN_ROSTER).count()
+        value = sell_finds(finds=finds, warband_size=max(1, size), **self._table("sell_finds"))
+        roster.ledger_record(
+            warband=self.warband,
+            amount=value,
+            finds_delta=-finds,
+            reason="sell_finds",
+            description=_("%(finds)d finds sold") % {"finds": finds},
+            source=self.result,
+        )
+        self.result.gold_gained += value
+        self.recorder.add("sell_finds", finds=finds, gold=value, warband_size=size)
+
+    # 5. rare items
+    def rare_items(self) -> None:
+        heroes = [
+            f
+            for f in self.took_part
+            if f.group_id is None and f.is_hero and f.pk not in self.taken_out
+        ]
+        rare = _rare_for(self.warband) if heroes else {}
+        for fighter in heroes:
+            roll = self.dice.roll("2D6", f"rare items: {fighter.name}")
+            found = [slug for slug, (rarity, _p, _d) in rare.items() if rarity <= roll.total]
+            prices = {}
+            for slug in found:
+                rarity, price, price_dice = rare[slug]
+                # "35+3D6": the dice are rolled when the item is found (replayable).
+                extra = self.dice.roll(price_dice, f"price of {slug}").total if price_dice else 0
+                prices[slug] = price + extra
+            self.recorder.add(
+                "rare_items",
+                who=fighter.name,
+                fighter_id=fighter.pk,
+                total=roll.total,
+                faces=list(roll.faces),
+                found=found,
+            )
+            if found:
+                PendingDecision.objects.create(
+                    result=self.result,
+                    warband=self.warband,
+                    fighter=fighter,
+                    kind=PendingDecision.Kind.RARE_ITEM,
+                    options=found,
+                    payload={
+                        "roll": roll.total,
+                        "prices": prices,
+                        "battle_id": self.context.battle.pk,
+                    },
+                )
+
+
+def _rare_for(warband: Warband) -> dict[str, tuple[int, int, str]]:
+    """Rare items this warband's lists offer: slug → (rarity, list price, price dice)."""
+    from warbands.models import EquipmentListEntry, FighterType
+
+    entries = (
+        EquipmentListEntry.objects.filter(
+            equipment__rarity__isnull=False,
+            common=False,
+            equipment_list__in=FighterType.objects.filter(
+                warband_type_id=warband.warband_type_id
+            ).values("equipment_list"),
+        )
+        .select_related("equipment")
+        .order_by("equipment__slug", "cost")
+    )
+    rare: dict[str, tuple[int, int, str]] = {}
+    for entry in entries:
+        item = entry.equipment
+        rare.setdefault(item.slug, (item.rarity, entry.price, item.cost_dice or ""))
+    return rare
