@@ -16,7 +16,6 @@ import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -39,7 +38,7 @@ from battles.models.notifications import (
     WebhookDelivery,
 )
 
-from . import messages
+from . import messages, urlguard
 
 logger = logging.getLogger(__name__)
 
@@ -422,7 +421,7 @@ def backoff(attempts: int) -> int:
 
 def _post(webhook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
     body = json.dumps(delivery.payload, ensure_ascii=False, separators=(",", ":")).encode()
-    request = urllib.request.Request(  # noqa: S310 - the URL is checked to be http(s)
+    request = urllib.request.Request(  # noqa: S310 - urlguard checks the scheme and address
         webhook.url,
         data=body,
         method="POST",
@@ -435,11 +434,17 @@ def _post(webhook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT) as response:  # noqa: S310
+        with urlguard.open_checked(request, timeout=WEBHOOK_TIMEOUT) as response:
             return response.status, ""
     except urllib.error.HTTPError as error:
         return error.code, f"HTTP {error.code}"
-    except (urllib.error.URLError, OSError, ValueError) as error:
+    except urlguard.AddressRefused as error:
+        return None, f"refused: {error}"[:500]
+    except urllib.error.URLError as error:
+        if isinstance(error.reason, urlguard.AddressRefused):
+            return None, f"refused: {error.reason}"[:500]
+        return None, f"URLError: {error.reason}"[:500]
+    except (OSError, ValueError) as error:
         return None, f"{type(error).__name__}: {error}"[:500]
 
 
@@ -523,14 +528,6 @@ def _count_failure(webhook: Webhook, error: str) -> None:
     webhook.save(update_fields=fields)
 
 
-def _clean_url(url: str) -> str:
-    url = (url or "").strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or len(url) > 500:
-        raise ValidationError({"url": _("Give an http:// or https:// address.")})
-    return url
-
-
 def _require_organiser(user, campaign: Campaign) -> None:
     if not access.is_organiser(user, campaign):
         raise PermissionDenied(_("Only an organiser of this campaign may manage its webhooks."))
@@ -544,7 +541,7 @@ def webhook_create(
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if format not in Webhook.Format.values:
         raise ValidationError({"format": _("Choose JSON or Discord.")})
-    url = _clean_url(url)
+    url = urlguard.webhook_url_check(url)
     if campaign.webhooks.count() >= MAX_WEBHOOKS_PER_CAMPAIGN:
         raise ValidationError(
             _("A campaign has at most %(count)s webhooks.") % {"count": MAX_WEBHOOKS_PER_CAMPAIGN}
@@ -566,7 +563,7 @@ def webhook_update(
     _require_organiser(by, webhook.campaign)
     webhook = Webhook.objects.select_for_update().get(pk=webhook.pk)
     if url is not None:
-        webhook.url = _clean_url(url)
+        webhook.url = urlguard.webhook_url_check(url)
     if format is not None:
         if format not in Webhook.Format.values:
             raise ValidationError({"format": _("Choose JSON or Discord.")})

@@ -19,6 +19,7 @@ class Hook:
     server: ThreadingHTTPServer
     requests: list[Received] = field(default_factory=list)
     status: int = 204
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -45,6 +46,8 @@ def start_hook_server(status: int = 204) -> Hook:
                 )
             )
             self.send_response(hook.status)
+            for name, value in hook.headers.items():
+                self.send_header(name, value)
             self.end_headers()
 
         def log_message(self, *args):
@@ -54,3 +57,29 @@ def start_hook_server(status: int = 204) -> Hook:
     hook = Hook(server=server, status=status)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return hook
+
+
+PUBLIC_ADDRESS = "93.184.215.14"
+
+
+def fake_dns(monkeypatch, names: dict[str, str] | None = None) -> None:
+    """No DNS in the test sandbox: webhook host names resolve through ``names`` (any other name
+    to a public address, a name ending in ``.invalid`` to nothing); IP literals (``127.1``
+    too) resolve as usual."""
+    import socket
+
+    from battles.notifications import urlguard
+
+    real = urlguard.resolve
+    table = names or {}
+
+    def resolve(host: str, port: int) -> list[tuple]:
+        try:
+            socket.getaddrinfo(host, port, flags=socket.AI_NUMERICHOST)
+        except socket.gaierror:
+            if host.endswith(".invalid"):
+                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known") from None
+            return real(table.get(host, PUBLIC_ADDRESS), port)
+        return real(host, port)
+
+    monkeypatch.setattr(urlguard, "resolve", resolve)

@@ -49,7 +49,9 @@ def reported(league):
 
 
 @pytest.fixture
-def hook():
+def hook(settings):
+    """A local server on 127.0.0.1: private addresses allowed, as in development."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
     server = start_hook_server()
     yield server
     server.stop()

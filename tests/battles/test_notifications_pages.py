@@ -11,8 +11,14 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from battles.models.notifications import Event, Notification, NotificationPreference, Webhook
+from tests.battles.notification_helpers import fake_dns
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _dns(monkeypatch):
+    fake_dns(monkeypatch)
 
 
 def _notes(user, campaign, count: int, **extra) -> list[Notification]:

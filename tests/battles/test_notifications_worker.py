@@ -33,7 +33,14 @@ def _wait(predicate, timeout: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_real_worker_posts_a_signed_webhook_once(celery_worker):
+@pytest.fixture
+def private_allowed(monkeypatch, settings):
+    """The hook listens on 127.0.0.1: allowed here and in the worker (started after this)."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    monkeypatch.setenv("WEBHOOKS_ALLOW_PRIVATE", "true")
+
+
+def test_real_worker_posts_a_signed_webhook_once(private_allowed, celery_worker):
     content_pack_load()
     hook = start_hook_server()
     try:
