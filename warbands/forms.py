@@ -1,8 +1,9 @@
 from django import forms
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from .limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH
-from .models import EquipmentListEntry, FighterType, HenchmanGroup, WarbandType
+from .models import EquipmentListEntry, Fighter, FighterType, HenchmanGroup, WarbandType
 
 
 class WarbandCreateForm(forms.Form):
@@ -41,13 +42,32 @@ class HireForm(VersionedForm):
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["fighter_type"].queryset = FighterType.objects.filter(
-            warband_type_id=warband.warband_type_id
-        ).order_by("order")
-        self.fields["fighter_type"].label_from_instance = lambda ft: (
-            f"{ft.name} — {ft.cost} co ({ft.get_role_display()})"
+        in_roster = warband.fighters.filter(status__in=Fighter.IN_ROSTER)
+        self.hired = dict(in_roster.order_by().values_list("fighter_type").annotate(n=Count("pk")))
+        types = FighterType.objects.filter(warband_type_id=warband.warband_type_id).order_by(
+            "order"
         )
+        self.has_leader = in_roster.filter(is_leader=True).exists()
+        self.fields["fighter_type"].queryset = types
+        self.fields["fighter_type"].label_from_instance = self._label
         self.fields["group"].queryset = HenchmanGroup.objects.filter(warband=warband)
+
+    def offer_no_second_leader(self) -> None:
+        """The dialog leaves out the leader types once there is a leader (a posted one is
+        still refused by the service, with its reason)."""
+        if self.has_leader:
+            field = self.fields["fighter_type"]
+            field.queryset = field.queryset.exclude(role=FighterType.Role.LEADER)
+
+    def _label(self, fighter_type: FighterType) -> str:
+        label = f"{fighter_type.name} — {fighter_type.cost} co ({fighter_type.get_role_display()})"
+        if fighter_type.max_count is not None:
+            hired = self.hired.get(fighter_type.pk, 0)
+            label += " · " + _("%(left)d of %(max)d left") % {
+                "left": max(0, fighter_type.max_count - hired),
+                "max": fighter_type.max_count,
+            }
+        return label
 
 
 class BuyForm(VersionedForm):

@@ -91,3 +91,28 @@ def decorate_sheet(warband: Warband) -> Warband:
             glossary.setdefault(rule["slug"], rule)
     warband.rule_glossary = sorted(glossary.values(), key=lambda rule: rule["name"])
     return warband
+
+
+def fighter_type_choices(fighter_types, *, hired: Mapping[int, int], rules) -> list[dict]:
+    """What the hire dialog shows of each type: profile, cost, how many more, rules in words."""
+    index = {rule.slug: rule for rule in rules}
+    rows = []
+    for fighter_type in fighter_types:
+        count = hired.get(fighter_type.pk, 0)
+        left = None if fighter_type.max_count is None else fighter_type.max_count - count
+        rows.append(
+            {
+                "type": fighter_type,
+                "profile": profile_rows(fighter_type, fighter_type),
+                "hired": count,
+                "left": max(0, left) if left is not None else None,
+                "full": left is not None and left <= 0,
+                "rules": [
+                    {"name": index[slug].name, "description": index[slug].description}
+                    if slug in index
+                    else {"name": slug.replace("-", " ").capitalize(), "description": ""}
+                    for slug in fighter_type.special_rules or []
+                ],
+            }
+        )
+    return rows

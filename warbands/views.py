@@ -30,8 +30,16 @@ from .forms import (
     WarbandEditForm,
 )
 from .import_format import IMPORT_MAX_BYTES, import_file_read
-from .models import EquipmentItem, EquipmentListEntry, Fighter, HenchmanGroup, Warband
-from .presentation import decorate_sheet
+from .models import (
+    EquipmentItem,
+    EquipmentListEntry,
+    Fighter,
+    HenchmanGroup,
+    SpecialRule,
+    Warband,
+)
+from .presentation import decorate_sheet, fighter_type_choices
+from .progression import pack_setting
 from .selectors import (
     warband_by_share_token,
     warband_ledger,
@@ -121,7 +129,8 @@ def warband_create(request):
         else:
             messages.success(request, _("Warband created: now hire its leader."))
             return redirect("warband-sheet", pk=warband.pk)
-    return render(request, "warbands/create.html", {"form": form})
+    types = form.fields["warband_type"].queryset.select_related("race")
+    return render(request, "warbands/create.html", {"form": form, "types": types})
 
 
 SHEET_CACHE_SECONDS = 600
@@ -255,7 +264,17 @@ def warband_hire(request, pk):
             _("Hired %(name)s.") % {"name": data["name"]},
         )
     form = HireForm(initial={"version": warband.version, "count": 1}, warband=warband)
-    return render(request, "warbands/_hire_dialog.html", {"warband": warband, "form": form})
+    form.offer_no_second_leader()
+    types = list(form.fields["fighter_type"].queryset)
+    slugs = {slug for fighter_type in types for slug in fighter_type.special_rules or []}
+    choices = fighter_type_choices(
+        types, hired=form.hired, rules=SpecialRule.objects.filter(slug__in=slugs)
+    )
+    return render(
+        request,
+        "warbands/_hire_dialog.html",
+        {"warband": warband, "form": form, "choices": choices},
+    )
 
 
 @login_required
@@ -270,6 +289,7 @@ def warband_hire_preview(request, pk):
 
 
 def _holder(request, warband: Warband):
+    """The hero or group a purchase is for (None, None: the stash)."""
     fighter_id, group_id = request.GET.get("fighter"), request.GET.get("group")
     if request.method == "POST":
         fighter_id = request.POST.get("fighter") or fighter_id
@@ -301,14 +321,41 @@ def _entries(warband: Warband, fighter, group):
 
 
 def _buy_context(warband, fighter, group, form) -> dict:
+    """Each item the holder may buy, with what it does, its price, and why it is free; or why
+    nothing can be bought."""
+    holder = fighter or group
     entries = list(form.fields["entry"].queryset)
-    seen, options = set(), []
     copies = group.members.filter(status__in=Fighter.IN_ROSTER).count() if group is not None else 1
+    first_free = (
+        holder is not None
+        and pack_setting(warband.warband_type.pack.settings, "free_dagger", True)
+        and not holder.equipment.filter(equipment__rules__first_free=True).exists()
+    )
+    seen, options = set(), []
     for entry in entries:
         if entry.equipment_id in seen:
             continue
         seen.add(entry.equipment_id)
-        options.append({"entry": entry, "total": entry.price * copies})
+        free = bool(first_free and entry.equipment.rules.get("first_free"))
+        options.append(
+            {
+                "entry": entry,
+                "item": entry.equipment,
+                "unit": 0 if free else entry.price,
+                "total": 0 if free else entry.price * copies,
+                "free": free,
+            }
+        )
+    why_none = ""
+    if not options and holder is not None:
+        if holder.fighter_type.equipment_list_id is None:
+            why_none = _("%(fighter)s cannot carry equipment: his type has no equipment list.") % {
+                "fighter": holder.fighter_type.name
+            }
+        else:
+            why_none = _("The equipment list of %(fighter)s is empty.") % {
+                "fighter": holder.fighter_type.name
+            }
     return {
         "warband": warband,
         "fighter": fighter,
@@ -316,6 +363,7 @@ def _buy_context(warband, fighter, group, form) -> dict:
         "form": form,
         "options": options,
         "copies": copies,
+        "why_none": why_none,
     }
 
 
