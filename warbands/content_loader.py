@@ -139,10 +139,22 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     if unchanged is not None and not force:
         return LoadResult(pack=unchanged, changed=False)
     data = read_pack(files, Path(path))
-    meta = data["pack"]
+    pack = _pack_save(data["pack"], content_hash=content_hash, path=path)
+    loader = _PackLoader(pack)
+    loader.races(data.get("races") or {})
+    loader.special_rules(data.get("special_rules") or {})
+    loader.skill_lists(data.get("skill_lists") or {})
+    loader.equipment(data.get("equipment") or {})
+    loader.equipment_lists(data.get("equipment_lists") or {})
+    for type_slug, row in (data.get("warband_types") or {}).items():
+        loader.warband_type(type_slug, row)
+    return LoadResult(pack=pack, changed=True, counts=loader.counts)
+
+
+def _pack_save(meta: dict[str, Any], *, content_hash: str, path: Path) -> ContentPack:
+    """The pack's row (locked), a new revision when its files changed."""
     slug = meta["slug"]
     pack = ContentPack.objects.select_for_update().filter(slug=slug).first()
-
     if pack is None:
         pack = ContentPack(slug=slug, version=1)
     elif pack.content_hash != content_hash:
@@ -155,112 +167,30 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     pack.source = str(path)
     pack.loaded_at = timezone.now()
     pack.save()
+    return pack
 
-    counts: dict[str, int] = {}
-    races = {}
-    for race_slug, row in (data.get("races") or {}).items():
-        maximum = parse_profile(row["max"], where=f"race {race_slug}")
-        values = {"pack": pack, "name": row["name"], "description": row.get("description", "")}
-        values.update({f"max_{name}": value for name, value in maximum.items()})
-        races[race_slug] = _upsert(Race, race_slug, values, counts)
 
-    special_rules = set()
-    for rule_slug, row in (data.get("special_rules") or {}).items():
-        _upsert(
-            SpecialRule,
-            rule_slug,
-            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
-            counts,
-        )
-        special_rules.add(rule_slug)
+def _named(pack: ContentPack, row: dict[str, Any]) -> dict[str, Any]:
+    return {"pack": pack, "name": row["name"], "description": row.get("description", "")}
 
-    skill_lists = {}
-    for list_slug, row in (data.get("skill_lists") or {}).items():
-        skill_list = _upsert(
-            SkillList,
-            list_slug,
-            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
-            counts,
-        )
-        skill_lists[list_slug] = skill_list
-        for skill_slug, skill in (row.get("skills") or {}).items():
-            _upsert(
-                Skill,
-                skill_slug,
-                {
-                    "pack": pack,
-                    "skill_list": skill_list,
-                    "name": skill["name"],
-                    "description": skill.get("description", ""),
-                    "effects": skill.get("effects", {}),
-                },
-                counts,
-            )
 
-    equipment = {}
-    for item_slug, row in (data.get("equipment") or {}).items():
-        kind = row["kind"]
-        if kind not in Equipment.Kind.values:
-            raise ValidationError(
-                _("equipment %(slug)s: unknown kind %(kind)r") % {"slug": item_slug, "kind": kind}
-            )
-        equipment[item_slug] = _upsert(
-            Equipment,
-            item_slug,
-            {
-                "pack": pack,
-                "name": row["name"],
-                "description": row.get("description", ""),
-                "kind": kind,
-                "cost": row["cost"],
-                "cost_dice": row.get("cost_dice", ""),
-                "rarity": row.get("rarity"),
-                "two_handed": bool(row.get("two_handed", False)),
-                "range_cm": row.get("range_cm"),
-                "strength": str(row.get("strength", "")),
-                "armour_save": row.get("save"),
-                "rules": row.get("rules", {}),
-            },
-            counts,
-        )
+class _PackLoader:
+    """One load of one pack, section by section; remembers the rows it wrote (by slug) so a
+    later section can refer to them, and counts them."""
 
-    def equipment_by_slug(item_slug: str, where: str) -> Equipment:
-        if item_slug in equipment:
-            return equipment[item_slug]
-        found = Equipment.objects.filter(slug=item_slug).first()
-        if found is None:
-            raise ValidationError(
-                _("%(where)s: unknown equipment %(slug)r") % {"where": where, "slug": item_slug}
-            )
-        return found
+    def __init__(self, pack: ContentPack) -> None:
+        self.pack = pack
+        self.counts: dict[str, int] = {}
+        self.loaded: dict[type, dict[str, Any]] = {}
 
-    equipment_lists = {}
-    for list_slug, row in (data.get("equipment_lists") or {}).items():
-        equipment_list = _upsert(
-            EquipmentList,
-            list_slug,
-            {"pack": pack, "name": row["name"], "description": row.get("description", "")},
-            counts,
-        )
-        equipment_lists[list_slug] = equipment_list
-        kept = []
-        for entry in row.get("items") or []:
-            if isinstance(entry, dict):
-                ((item_slug, options),) = entry.items()
-            else:
-                item_slug, options = entry, {}
-            item = equipment_by_slug(item_slug, f"equipment list {list_slug}")
-            entry_values = {"cost": options.get("cost"), "common": bool(options.get("common"))}
-            _check_fields(
-                EquipmentListEntry, f"equipment list {list_slug}: {item_slug}", entry_values
-            )
-            EquipmentListEntry.objects.update_or_create(
-                equipment_list=equipment_list, equipment=item, defaults=entry_values
-            )
-            kept.append(item.pk)
-        equipment_list.entries.exclude(equipment_id__in=kept).delete()
+    def upsert(self, model, slug: str, values: dict[str, Any]):
+        obj = _upsert(model, slug, values, self.counts)
+        self.loaded.setdefault(model, {})[slug] = obj
+        return obj
 
-    def lookup(model, cache: dict, ref_slug: str, where: str):
+    def lookup(self, model, ref_slug: str, where: str):
+        """A row of this load, or one already in the catalogue (another pack's)."""
+        cache = self.loaded.setdefault(model, {})
         if ref_slug in cache:
             return cache[ref_slug]
         found = model.objects.filter(slug=ref_slug).first()
@@ -272,15 +202,76 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
         cache[ref_slug] = found
         return found
 
-    for type_slug, row in (data.get("warband_types") or {}).items():
-        race = lookup(Race, races, row["race"], f"warband type {type_slug}")
-        warband_type = _upsert(
+    def races(self, rows: dict[str, Any]) -> None:
+        for race_slug, row in rows.items():
+            maximum = parse_profile(row["max"], where=f"race {race_slug}")
+            values = _named(self.pack, row)
+            values.update({f"max_{name}": value for name, value in maximum.items()})
+            self.upsert(Race, race_slug, values)
+
+    def special_rules(self, rows: dict[str, Any]) -> None:
+        for rule_slug, row in rows.items():
+            self.upsert(SpecialRule, rule_slug, _named(self.pack, row))
+
+    def skill_lists(self, rows: dict[str, Any]) -> None:
+        for list_slug, row in rows.items():
+            skill_list = self.upsert(SkillList, list_slug, _named(self.pack, row))
+            for skill_slug, skill in (row.get("skills") or {}).items():
+                values = {**_named(self.pack, skill), "skill_list": skill_list}
+                self.upsert(Skill, skill_slug, {**values, "effects": skill.get("effects", {})})
+
+    def equipment(self, rows: dict[str, Any]) -> None:
+        for item_slug, row in rows.items():
+            kind = row["kind"]
+            if kind not in Equipment.Kind.values:
+                raise ValidationError(
+                    _("equipment %(slug)s: unknown kind %(kind)r")
+                    % {"slug": item_slug, "kind": kind}
+                )
+            self.upsert(
+                Equipment,
+                item_slug,
+                {
+                    **_named(self.pack, row),
+                    "kind": kind,
+                    "cost": row["cost"],
+                    "cost_dice": row.get("cost_dice", ""),
+                    "rarity": row.get("rarity"),
+                    "two_handed": bool(row.get("two_handed", False)),
+                    "range_cm": row.get("range_cm"),
+                    "strength": str(row.get("strength", "")),
+                    "armour_save": row.get("save"),
+                    "rules": row.get("rules", {}),
+                },
+            )
+
+    def equipment_lists(self, rows: dict[str, Any]) -> None:
+        for list_slug, row in rows.items():
+            equipment_list = self.upsert(EquipmentList, list_slug, _named(self.pack, row))
+            kept = []
+            for entry in row.get("items") or []:
+                if isinstance(entry, dict):
+                    ((item_slug, options),) = entry.items()
+                else:
+                    item_slug, options = entry, {}
+                item = self.lookup(Equipment, item_slug, f"equipment list {list_slug}")
+                entry_values = {"cost": options.get("cost"), "common": bool(options.get("common"))}
+                _check_fields(
+                    EquipmentListEntry, f"equipment list {list_slug}: {item_slug}", entry_values
+                )
+                EquipmentListEntry.objects.update_or_create(
+                    equipment_list=equipment_list, equipment=item, defaults=entry_values
+                )
+                kept.append(item.pk)
+            equipment_list.entries.exclude(equipment_id__in=kept).delete()
+
+    def warband_type(self, type_slug: str, row: dict[str, Any]) -> None:
+        race = self.lookup(Race, row["race"], f"warband type {type_slug}")
+        warband_type = self.upsert(
             WarbandType,
             type_slug,
             {
-                "pack": pack,
-                "name": row["name"],
-                "description": row.get("description", ""),
+                **_named(self.pack, row),
                 "race": race,
                 "starting_treasury": row.get("starting_treasury", 500),
                 "min_size": row.get("min_size", 3),
@@ -288,63 +279,64 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
                 "max_heroes": row.get("max_heroes", 6),
                 "playable": row.get("playable", True),
             },
-            counts,
         )
-        leaders = 0
-        for order, (fighter_slug, ft) in enumerate((row.get("fighter_types") or {}).items()):
-            where = f"fighter type {fighter_slug}"
-            role = ft["role"]
-            if role not in FighterType.Role.values:
-                raise ValidationError(
-                    _("%(where)s: unknown role %(role)r") % {"where": where, "role": role}
-                )
-            leaders += role == FighterType.Role.LEADER
-            fighter_race = lookup(Race, races, ft.get("race", row["race"]), where)
-            profile = parse_profile(ft["profile"], where=where)
-            over = [
-                name
-                for name, value in profile.items()
-                if value > getattr(fighter_race, f"max_{name}")
-            ]
-            if over:
-                raise ValidationError(
-                    _("%(where)s: profile above the racial maximum in %(over)s")
-                    % {"where": where, "over": over}
-                )
-            unknown_rules = set(ft.get("rules", [])) - special_rules
-            unknown_rules -= set(SpecialRule.objects.values_list("slug", flat=True))
-            if unknown_rules:
-                raise ValidationError(
-                    _("%(where)s: unknown special rules %(rules)s")
-                    % {"where": where, "rules": ", ".join(sorted(unknown_rules))}
-                )
-            list_slug = ft.get("equipment")
-            values = {
-                "pack": pack,
-                "name": ft["name"],
-                "description": ft.get("description", ""),
-                "warband_type": warband_type,
-                "race": fighter_race,
-                "role": role,
-                "cost": ft["cost"],
-                "max_count": 1 if role == FighterType.Role.LEADER else ft.get("max"),
-                "group_max_size": ft.get("group", 5),
-                "starting_experience": ft.get("xp", 0),
-                "is_large": bool(ft.get("large", False)),
-                "can_gain_experience": bool(ft.get("experience", True)),
-                "special_rules": list(ft.get("rules", [])),
-                "equipment_list": (
-                    lookup(EquipmentList, equipment_lists, list_slug, where) if list_slug else None
-                ),
-                "order": order,
-                **profile,
-            }
-            fighter_type = _upsert(FighterType, fighter_slug, values, counts)
-            fighter_type.skill_lists.set(
-                [lookup(SkillList, skill_lists, s, where) for s in ft.get("skills", [])]
-            )
-        if leaders != 1:
+        fighter_types = (row.get("fighter_types") or {}).items()
+        roles = [
+            self.fighter_type(warband_type, slug, ft, order=order, default_race=row["race"])
+            for order, (slug, ft) in enumerate(fighter_types)
+        ]
+        if roles.count(FighterType.Role.LEADER) != 1:
             raise ValidationError(
                 _("warband type %(slug)s: needs exactly one leader type") % {"slug": type_slug}
             )
-    return LoadResult(pack=pack, changed=True, counts=counts)
+
+    def fighter_type(
+        self, warband_type: WarbandType, slug: str, ft: dict[str, Any], *, order: int, default_race
+    ) -> str:
+        """Upsert one fighter type of ``warband_type``; returns its role."""
+        where = f"fighter type {slug}"
+        role = ft["role"]
+        if role not in FighterType.Role.values:
+            raise ValidationError(
+                _("%(where)s: unknown role %(role)r") % {"where": where, "role": role}
+            )
+        race = self.lookup(Race, ft.get("race", default_race), where)
+        profile = parse_profile(ft["profile"], where=where)
+        over = [name for name, value in profile.items() if value > getattr(race, f"max_{name}")]
+        if over:
+            raise ValidationError(
+                _("%(where)s: profile above the racial maximum in %(over)s")
+                % {"where": where, "over": over}
+            )
+        self._check_rules(ft.get("rules", []), where)
+        list_slug = ft.get("equipment")
+        values = {
+            **_named(self.pack, ft),
+            "warband_type": warband_type,
+            "race": race,
+            "role": role,
+            "cost": ft["cost"],
+            "max_count": 1 if role == FighterType.Role.LEADER else ft.get("max"),
+            "group_max_size": ft.get("group", 5),
+            "starting_experience": ft.get("xp", 0),
+            "is_large": bool(ft.get("large", False)),
+            "can_gain_experience": bool(ft.get("experience", True)),
+            "special_rules": list(ft.get("rules", [])),
+            "equipment_list": (self.lookup(EquipmentList, list_slug, where) if list_slug else None),
+            "order": order,
+            **profile,
+        }
+        fighter_type = self.upsert(FighterType, slug, values)
+        fighter_type.skill_lists.set(
+            [self.lookup(SkillList, skill, where) for skill in ft.get("skills", [])]
+        )
+        return role
+
+    def _check_rules(self, rules: list[str], where: str) -> None:
+        unknown = set(rules) - set(self.loaded.get(SpecialRule, {}))
+        unknown -= set(SpecialRule.objects.values_list("slug", flat=True))
+        if unknown:
+            raise ValidationError(
+                _("%(where)s: unknown special rules %(rules)s")
+                % {"where": where, "rules": ", ".join(sorted(unknown))}
+            )
