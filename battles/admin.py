@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 
 from . import access, services
 from .exports import csv_filename, standings_csv

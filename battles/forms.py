@@ -8,20 +8,31 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .house_rules import HOUSE_RULE_FIELDS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
 from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
 from .presets import DEFAULT_PRESET, PRESET_CHOICES
-from .scoring import BONUS_FIELDS, TIE_BREAKER_CHOICES, scoring_clean
+from .round_schedule import round_dates_check
+from .scoring import BONUS_FIELDS, TIE_BREAKER_CHOICES
 from .services import EventReport, ParticipantReport, Report
 from .standings import DEFAULT_TIE_BREAKERS
 
-HOUSE_RULE_FIELDS = (
-    "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win", "points_draw",
-    "points_loss", "points_bye", "optional_rules", "tables", "table_size", "game_length",
-)  # fmt: skip
 TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)  # every tie-breaker can be placed
 # Left empty on creation, these take the preset's value.
 PRESET_FIELDS = ("starting_treasury", "rating_cap", "max_fighter_type_copies", "table_size",
                  "game_length")  # fmt: skip
+
+
+def _house_rule_number(name: str, label, **kwargs) -> forms.IntegerField:
+    """A whole number whose bounds ``house_rules_clean`` checks (the same message as the API's);
+    the browser is told them too."""
+    low, high = NUMBER_BOUNDS[name]
+    widget = forms.NumberInput(attrs={"min": low, "max": high})
+    return forms.IntegerField(label=label, widget=widget, **kwargs)
+
+
+def _house_rule_text(name: str, label) -> forms.CharField:
+    widget = forms.TextInput(attrs={"maxlength": TEXT_MAX_LENGTH[name]})
+    return forms.CharField(label=label, widget=widget, required=False)
 
 
 class CampaignForm(forms.Form):
@@ -33,12 +44,10 @@ class CampaignForm(forms.Form):
     preset = forms.ChoiceField(
         label=_("Size preset"), choices=PRESET_CHOICES, initial=DEFAULT_PRESET
     )
-    starting_treasury = forms.IntegerField(
-        label=_("Starting treasury (co)"), min_value=0, max_value=100_000, required=False
+    starting_treasury = _house_rule_number(
+        "starting_treasury", _("Starting treasury (co)"), required=False
     )
-    rating_cap = forms.IntegerField(
-        label=_("Warband rating cap"), min_value=1, max_value=100_000, required=False
-    )
+    rating_cap = _house_rule_number("rating_cap", _("Warband rating cap"), required=False)
     no_rating_cap = forms.BooleanField(label=_("No rating cap"), required=False)
     allowed_warband_types = forms.ModelMultipleChoiceField(
         label=_("Allowed warband types (none: all)"),
@@ -46,18 +55,24 @@ class CampaignForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    max_fighter_type_copies = forms.IntegerField(
-        label=_("Maximum copies of one fighter type"), min_value=1, max_value=99, required=False
+    max_fighter_type_copies = _house_rule_number(
+        "max_fighter_type_copies", _("Maximum copies of one fighter type"), required=False
     )
-    points_win = forms.IntegerField(label=_("Points for a win"), initial=3)
-    points_draw = forms.IntegerField(label=_("Points for a draw"), initial=1)
-    points_loss = forms.IntegerField(label=_("Points for a loss"), initial=0)
-    points_bye = forms.IntegerField(label=_("Points for a bye"), initial=3)
-    points_per_out_of_action = forms.IntegerField(
-        label=_("Bonus points per enemy put out of action"), initial=0, required=False
+    points_win = _house_rule_number("points_win", _("Points for a win"), initial=3)
+    points_draw = _house_rule_number("points_draw", _("Points for a draw"), initial=1)
+    points_loss = _house_rule_number("points_loss", _("Points for a loss"), initial=0)
+    points_bye = _house_rule_number("points_bye", _("Points for a bye"), initial=3)
+    points_per_out_of_action = _house_rule_number(
+        "points_per_out_of_action",
+        _("Bonus points per enemy put out of action"),
+        initial=0,
+        required=False,
     )
-    points_per_objective = forms.IntegerField(
-        label=_("Bonus points per scenario objective"), initial=0, required=False
+    points_per_objective = _house_rule_number(
+        "points_per_objective",
+        _("Bonus points per scenario objective"),
+        initial=0,
+        required=False,
     )
     optional_rules = forms.MultipleChoiceField(
         label=_("Optional rules"),
@@ -65,8 +80,8 @@ class CampaignForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    table_size = forms.CharField(label=_("Table size"), max_length=40, required=False)
-    game_length = forms.CharField(label=_("Game length"), max_length=40, required=False)
+    table_size = _house_rule_text("table_size", _("Table size"))
+    game_length = _house_rule_text("game_length", _("Game length"))
     tables = forms.CharField(
         label=_("Campaign table overrides (JSON; empty: the default tables)"),
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -97,18 +112,22 @@ class CampaignForm(forms.Form):
         return [name for name in order if name] or list(DEFAULT_TIE_BREAKERS)
 
     def clean(self):
-        """The scoring is checked by the domain; its errors land on the fields."""
+        """The house rules and the scoring given, checked by the domain
+        (``house_rules_clean``): the same messages as the API and the services, on the fields."""
         data = super().clean()
-        values = {
+        given = {
             name: data[name]
-            for name in ("points_win", "points_draw", "points_loss", "points_bye", *BONUS_FIELDS)
-            if data.get(name) is not None
+            for name in (*HOUSE_RULE_FIELDS, *BONUS_FIELDS)
+            if data.get(name) not in (None, "")
         }
+        if data.get("no_rating_cap"):
+            given.pop("rating_cap", None)
         try:
-            scoring_clean({**values, "tie_breakers": self.tie_breakers()})
+            house_rules_clean({**given, "tie_breakers": self.tie_breakers()})
         except ValidationError as error:
             for name, messages in error.message_dict.items():
-                self.add_error("tie_breaker_1" if name == "tie_breakers" else name, messages)
+                field = "tie_breaker_1" if name == "tie_breakers" else name
+                self.add_error(field if field in self.fields else None, messages)
         return data
 
     def clean_tables(self):
@@ -178,6 +197,40 @@ class GenerateForm(forms.Form):
             (Round.Method.RATING, Round.Method.RATING.label),
         ],  # fmt: skip
     )
+
+
+class RoundDatesForm(forms.Form):
+    """A round's start day and deadline (both optional), checked by ``round_dates_check``."""
+
+    starts_on = forms.DateField(
+        label=_("Starts on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    closes_at = forms.DateTimeField(
+        label=_("Deadline"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def __init__(self, *args, round: Round | None = None, **kwargs):
+        self.round = round
+        if round is not None:
+            kwargs.setdefault(
+                "initial", {"starts_on": round.starts_on, "closes_at": round.closes_at}
+            )
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            try:
+                round_dates_check(
+                    starts_on=data.get("starts_on"),
+                    closes_at=data.get("closes_at"),
+                    previous_closes_at=self.round.closes_at if self.round else None,
+                )
+            except ValidationError as error:
+                self.add_error(None, error)
+        return data
 
 
 class PairingForm(forms.Form):

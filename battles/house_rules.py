@@ -1,4 +1,9 @@
-"""Checking a warband against the house rules of the campaigns it plays in.
+"""House rules: checking the values an organiser sets (``house_rules_clean``), and checking a
+warband against the house rules of the campaigns it plays in.
+
+``house_rules_clean`` is the one validation of house-rule values: the campaign services call it,
+and so do the campaign form and the API serializer (for field errors before the service runs),
+so every door answers the same message for the same bad value.
 
 The check itself is a plain function over simple facts (``roster_violations``); the Django side
 gathers the facts and is registered with ``warbands.constraints`` in ``BattlesConfig.ready()``,
@@ -10,9 +15,51 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.utils.translation import gettext as _
+
+from .models import CAMPAIGN_TABLES, OPTIONAL_RULES, Campaign
+from .roster import fighter_type_counts
+from .scoring import BONUS_FIELDS, POINT_FIELDS, POINTS_RANGE, SCORING_FIELDS, scoring_clean
+
+HOUSE_RULE_FIELDS = (
+    "starting_treasury",
+    "rating_cap",
+    "max_fighter_type_copies",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "optional_rules",
+    "tables",
+    "table_size",
+    "game_length",
+)
+# Every rule ``house_rules_clean`` checks: the house rules above and the scoring
+# (``battles.scoring``: points, bonus points, tie-breakers).
+HOUSE_RULE_KEYS = tuple(dict.fromkeys((*HOUSE_RULE_FIELDS, *SCORING_FIELDS)))
+# Whole-number limits: (lowest, highest); ``None`` allowed where it means "no limit". The
+# points' bounds are checked by ``scoring_clean``; they are here for the forms' widgets.
+LIMIT_BOUNDS = {
+    "starting_treasury": (0, 100_000),
+    "rating_cap": (1, 100_000),
+    "max_fighter_type_copies": (1, 99),
+}
+NUMBER_BOUNDS = {**LIMIT_BOUNDS, **dict.fromkeys((*POINT_FIELDS, *BONUS_FIELDS), POINTS_RANGE)}
+NO_LIMIT_ALLOWED = ("rating_cap", "max_fighter_type_copies")
+TEXT_MAX_LENGTH = {"table_size": 40, "game_length": 40}
+# Campaign tables given as rows {"min", "max", "result", …} (the engine's own shape).
+ROW_TABLES = (
+    "hero_injuries",
+    "henchman_injuries",
+    "hero_advances",
+    "henchman_advances",
+    "underdog_bonus",
+    "exploration",
+)
 
 
 @dataclass(frozen=True)
@@ -97,8 +144,6 @@ def _restricts_types(campaign) -> bool:
 
 
 def roster_facts(warband, *, count_types: bool = True) -> RosterFacts:
-    from .roster import fighter_type_counts
-
     return RosterFacts(
         name=warband.name,
         rating=warband.rating,
@@ -125,10 +170,6 @@ def validate_warband_in_campaigns(warband) -> None:
 
     It runs on every roster change, so it reads only what the campaigns' rules need: one query
     in the common case (no type restriction, no copy limit)."""
-    from django.db.models import Count
-
-    from .models import Campaign
-
     campaigns = (
         Campaign.objects.filter(
             memberships__warband=warband,
@@ -140,3 +181,116 @@ def validate_warband_in_campaigns(warband) -> None:
         .distinct()
     )
     check_warband(warband, campaigns)
+
+
+# --- the values an organiser sets ----------------------------------------------------------------
+def _whole(value) -> int | None:
+    """``value`` as a whole number (an int, not a bool, or digits in a string), else ``None``."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return value if type(value) is int else None
+
+
+def _limit_error(name: str) -> str:
+    low, high = LIMIT_BOUNDS[name]
+    bounds = {"low": low, "high": high}
+    if name == "starting_treasury":
+        return (
+            _("The starting treasury must be a whole number of coronas from %(low)s to %(high)s.")
+            % bounds
+        )
+    if name == "rating_cap":
+        return (
+            _(
+                "The rating cap must be a whole number from %(low)s to %(high)s, "
+                "or empty for no cap."
+            )
+            % bounds
+        )
+    return (
+        _("Allow from %(low)s to %(high)s copies of one fighter type, or leave it empty.") % bounds
+    )
+
+
+def _clean_limits(values: Mapping[str, Any], clean: dict, errors: dict) -> None:
+    for name, (low, high) in LIMIT_BOUNDS.items():
+        if name not in values:
+            continue
+        if values[name] is None and name in NO_LIMIT_ALLOWED:
+            clean[name] = None
+            continue
+        number = _whole(values[name])
+        if number is None or not low <= number <= high:
+            errors[name] = _limit_error(name)
+        else:
+            clean[name] = number
+
+
+def _rows_ok(rows) -> bool:
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
+
+    return (
+        isinstance(rows, list)
+        and bool(rows)
+        and all(
+            isinstance(row, dict)
+            and whole(row.get("min"))
+            and whole(row.get("max"))
+            and row["min"] <= row["max"]
+            and len(row) > 2
+            for row in rows
+        )
+    )
+
+
+def _tables_error(tables) -> str | None:
+    if not isinstance(tables, dict) or any(
+        key not in CAMPAIGN_TABLES or not isinstance(value, list | dict)
+        for key, value in tables.items()
+    ):
+        return _(
+            "Table overrides are an object whose keys are among: %(tables)s, each holding "
+            "rows (a list) or a mapping."
+        ) % {"tables": ", ".join(CAMPAIGN_TABLES)}
+    bad = [name for name, rows in tables.items() if name in ROW_TABLES and not _rows_ok(rows)]
+    if bad:
+        return _(
+            "%(tables)s: each row needs whole numbers min ≤ max and a result, like the "
+            "default table's rows."
+        ) % {"tables": ", ".join(sorted(bad))}
+    return None
+
+
+def house_rules_clean(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
+    """The rules among ``values`` (only the keys of ``HOUSE_RULE_KEYS`` given), checked and
+    normalised; the scoring by ``battles.scoring.scoring_clean``, which reads the fields not
+    given from ``current`` (a campaign). Raises ``ValidationError`` with one message per field
+    that is wrong."""
+    errors: dict[str, Any] = {}
+    clean: dict[str, Any] = {}
+    _clean_limits(values, clean, errors)
+    try:
+        clean.update(scoring_clean(values, current=current))
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if "optional_rules" in values:
+        known = dict(OPTIONAL_RULES)
+        rules = list(dict.fromkeys(values["optional_rules"] or []))
+        if any(rule not in known for rule in rules):
+            errors["optional_rules"] = _("Unknown optional rule; choose from: %(rules)s.") % {
+                "rules": ", ".join(known)
+            }
+        clean["optional_rules"] = rules
+    if "tables" in values:
+        clean["tables"] = values["tables"] or {}
+        if problem := _tables_error(clean["tables"]):
+            errors["tables"] = problem
+    for name, longest in TEXT_MAX_LENGTH.items():
+        if name in values:
+            clean[name] = str(values[name] or "").strip()
+            if len(clean[name]) > longest:
+                errors[name] = _("Keep it to %(max)s characters at most.") % {"max": longest}
+    if errors:
+        raise ValidationError(errors)
+    return clean

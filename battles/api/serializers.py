@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import access
+from ..house_rules import HOUSE_RULE_KEYS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
 from ..models import (
     OPTIONAL_RULES,
     Battle,
@@ -17,7 +19,8 @@ from ..models import (
     Round,
 )
 from ..presets import PRESET_CHOICES
-from ..scoring import POINTS_RANGE, TIE_BREAKER_CHOICES, scoring_clean
+from ..round_schedule import round_dates_check
+from ..scoring import TIE_BREAKER_CHOICES
 from ..services import EventReport, ParticipantReport, Report
 
 MAX_ID = 10**18 - 1  # ids fit a bigint on every database (see annuminas.converters)
@@ -33,6 +36,20 @@ class WarbandTypeField(serializers.SlugRelatedField):
 @extend_schema_field({"type": "object", "additionalProperties": True})
 class HouseRuleTablesField(serializers.JSONField):
     """The campaign's house-rule tables: an object (never null), checked by the services."""
+
+
+def _house_rule_number(name: str, **kwargs) -> serializers.IntegerField:
+    """A whole number whose bounds ``house_rules_clean`` checks (the same message as the form's);
+    the schema still shows them."""
+    field = serializers.IntegerField(required=False, **kwargs)
+    field.min_value, field.max_value = NUMBER_BOUNDS[name]
+    return field
+
+
+def _house_rule_text(name: str) -> serializers.CharField:
+    field = serializers.CharField(required=False, allow_blank=True)
+    field.max_length = TEXT_MAX_LENGTH[name]
+    return field
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -86,24 +103,16 @@ class CampaignWriteSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, allow_blank=True)
     public = serializers.BooleanField(required=False)
     preset = serializers.ChoiceField(choices=PRESET_CHOICES, required=False)
-    starting_treasury = serializers.IntegerField(min_value=0, max_value=100_000, required=False)
-    rating_cap = serializers.IntegerField(
-        min_value=1, max_value=100_000, required=False, allow_null=True
-    )
+    starting_treasury = _house_rule_number("starting_treasury")
+    rating_cap = _house_rule_number("rating_cap", allow_null=True)
     allowed_warband_types = WarbandTypeField(many=True, required=False)
-    max_fighter_type_copies = serializers.IntegerField(
-        min_value=1, max_value=99, required=False, allow_null=True
-    )
-    points_win = serializers.IntegerField(min_value=-99, max_value=99, required=False)
-    points_draw = serializers.IntegerField(min_value=-99, max_value=99, required=False)
-    points_loss = serializers.IntegerField(min_value=-99, max_value=99, required=False)
-    points_bye = serializers.IntegerField(min_value=-99, max_value=99, required=False)
-    points_per_out_of_action = serializers.IntegerField(
-        min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1], required=False
-    )
-    points_per_objective = serializers.IntegerField(
-        min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1], required=False
-    )
+    max_fighter_type_copies = _house_rule_number("max_fighter_type_copies", allow_null=True)
+    points_win = _house_rule_number("points_win")
+    points_draw = _house_rule_number("points_draw")
+    points_loss = _house_rule_number("points_loss")
+    points_bye = _house_rule_number("points_bye")
+    points_per_out_of_action = _house_rule_number("points_per_out_of_action")
+    points_per_objective = _house_rule_number("points_per_objective")
     tie_breakers = serializers.ListField(
         child=serializers.ChoiceField(choices=TIE_BREAKER_CHOICES),
         required=False,
@@ -114,20 +123,19 @@ class CampaignWriteSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
     )
     tables = HouseRuleTablesField(required=False)
-    table_size = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    game_length = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    table_size = _house_rule_text("table_size")
+    game_length = _house_rule_text("game_length")
 
-    HOUSE_RULES = (
-        "starting_treasury", "rating_cap", "max_fighter_type_copies", "points_win",
-        "points_draw", "points_loss", "points_bye", "points_per_out_of_action",
-        "points_per_objective", "tie_breakers", "optional_rules", "tables", "table_size",
-        "game_length",
-    )  # fmt: skip
+    HOUSE_RULES = HOUSE_RULE_KEYS
 
     def validate(self, attrs):
-        """The scoring is checked by the domain (the service checks it again against the
-        campaign's current values for a partial change)."""
-        scoring_clean(attrs)
+        """The house rules and the scoring given, checked by the domain (``house_rules_clean``):
+        the same messages as the campaign form. The service checks them again, against the
+        campaign's current values for a partial change."""
+        try:
+            house_rules_clean({k: v for k, v in attrs.items() if k in HOUSE_RULE_KEYS})
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from error
         return attrs
 
 
@@ -259,11 +267,31 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "pairing_method", "opened_at", "closed_at", "battles"]
+        fields = [
+            "number", "status", "pairing_method", "opened_at", "closed_at", "starts_on",
+            "closes_at", "battles",
+        ]  # fmt: skip
         read_only_fields = fields
 
     def get_battles(self, round) -> list[int]:
         return [battle.pk for battle in round.battles.all()]
+
+
+class RoundDatesSerializer(serializers.Serializer):
+    """A round's start day and deadline (null clears one). Given a ``round`` in the context,
+    a missing field keeps the round's value."""
+
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    closes_at = serializers.DateTimeField(required=False, allow_null=True)
+
+    def validate(self, attrs):
+        round = self.context.get("round")
+        dates = {
+            name: attrs.get(name, getattr(round, name) if round else None)
+            for name in ("starts_on", "closes_at")
+        }
+        round_dates_check(**dates, previous_closes_at=round.closes_at if round else None)
+        return dates
 
 
 class GenerateSerializer(serializers.Serializer):

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from battles import access, services
 from battles.models import Battle, BattleCorrection, BattleEvent, Campaign, Membership, Round
 from tests.battles.factories import (
@@ -465,3 +465,42 @@ def test_standings_from_reports(make_league):
         (bye_warband.pk, 3, 0),
         (loser.pk, 0, 0),
     ]
+
+
+def test_the_report_check_is_pure_and_returns_the_plan_to_write():
+    """``report_plan`` reads no database: a report and the battle's facts in, a plan out."""
+    from battles.services.report_check import (
+        BattleFacts,
+        EventReport,
+        FighterFacts,
+        ParticipantReport,
+        Report,
+        report_plan,
+    )
+
+    facts = BattleFacts(
+        warbands={1: "Arthedain", 2: "Angmar"},
+        fighters={
+            10: FighterFacts(warband_id=1, name="Aragost", active=True, status_label="active"),
+            20: FighterFacts(warband_id=2, name="Orco", active=False, status_label="dead"),
+        },
+    )
+    report = Report(
+        winner_ids=[1],
+        participants=[ParticipantReport(warband_id=1, fighter_ids=[10])],
+        events=[
+            EventReport(turn=3, kind=BattleEvent.Kind.OUT_OF_ACTION, actor_id=10, target_id=20),
+            EventReport(turn=4, kind=BattleEvent.Kind.ROUT, actor_warband_id=2, voluntary=True),
+        ],
+    )
+    plan = report_plan(report, facts, check_fighter_status=True)
+    rows = [
+        (p.warband_id, p.result, p.routed, p.voluntary_rout, p.fighter_ids)
+        for p in plan.participants
+    ]
+    assert rows == [(1, "win", False, False, (10,)), (2, "loss", True, True, None)]
+    assert (plan.events[0].actor_warband_id, plan.events[0].target_warband_id) == (1, 2)
+    dead = Report(winner_ids=[2], participants=[ParticipantReport(warband_id=2, fighter_ids=[20])])
+    with pytest.raises(ValidationError) as error:
+        report_plan(dead, facts, check_fighter_status=True)
+    assert error.value.message_dict == {"participants": ["Orco cannot take part: dead."]}
