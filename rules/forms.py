@@ -74,6 +74,32 @@ class OddsForm(forms.Form):
     m_long_range = forms.BooleanField(label=_("Long range"), required=False)
     m_moved = forms.BooleanField(label=_("Moved"), required=False)
     m_large_target = forms.BooleanField(label=_("Large target"), required=False)
+    # Where "Roll it" takes its dice from: a seed (replayable) or the faces rolled at the table.
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**31 - 1, required=False)
+    faces = forms.CharField(
+        label=_("Dice rolled at the table"),
+        required=False,
+        max_length=500,
+        help_text=_("The faces in order, e.g. 5 3 4; used instead of random dice."),
+    )
+
+    def clean_faces(self) -> list[int] | None:
+        text = self.cleaned_data.get("faces", "").replace(",", " ").split()
+        if not text:
+            return None
+        try:
+            faces = [int(face) for face in text]
+        except ValueError:
+            raise forms.ValidationError(_("Write the faces as numbers from 1 to 6.")) from None
+        if any(not 1 <= face <= 6 for face in faces):
+            raise forms.ValidationError(_("Write the faces as numbers from 1 to 6."))
+        return faces
+
+    def clean(self):
+        data = super().clean()
+        if data.get("faces") and data.get("seed") is not None:
+            self.add_error("faces", _("Give either a seed or the faces rolled, not both."))
+        return data
 
     def situation_data(self) -> dict:
         """The cleaned data in the REST API's shape (``POST /api/v1/rules/odds/``)."""
