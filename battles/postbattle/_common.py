@@ -6,44 +6,18 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext_noop
-
 from warbands.models import PROFILE_FIELDS, Fighter, Skill, Warband
+
+from ..models import PendingDecision
 
 logger = logging.getLogger(__name__)
 MAX_SEED = 2**31 - 1
-IN_ROSTER = ("active", "misses_next")
-ADVANCE_DECISIONS = ("characteristic", "skill", "lads_got_talent")
-# Readable names of the serious injuries (msgids; the sheet shows them translated).
-INJURY_LABELS = {
-    "dead": gettext_noop("Dead"),
-    "multiple_injuries": gettext_noop("Multiple injuries"),
-    "leg_wound": gettext_noop("Leg wound"),
-    "arm_wound": gettext_noop("Arm wound"),
-    "madness": gettext_noop("Madness"),
-    "smashed_leg": gettext_noop("Smashed leg"),
-    "chest_wound": gettext_noop("Chest wound"),
-    "blinded_in_one_eye": gettext_noop("Blinded in one eye"),
-    "old_battle_wound": gettext_noop("Old battle wound"),
-    "nervous_condition": gettext_noop("Nervous condition"),
-    "hand_injury": gettext_noop("Hand injury"),
-    "deep_wound": gettext_noop("Deep wound"),
-    "robbed": gettext_noop("Robbed"),
-    "bitter_enmity": gettext_noop("Bitter enmity"),
-    "captured": gettext_noop("Captured"),
-    "hardened": gettext_noop("Hardened"),
-    "horrible_scars": gettext_noop("Horrible scars"),
-    "sold_to_the_pits": gettext_noop("Sold to the pits"),
-    "survives_against_the_odds": gettext_noop("Survives against the odds"),
-}
-NOT_AN_INJURY = {"full_recovery", "fine", "multiple_injuries"}
-
-
-def _injury_codes(outcome) -> list[str]:
-    """Every lasting injury in a result, the ones inside "multiple injuries" included."""
-    codes = [outcome.outcome]
-    codes += [sub["outcome"] for sub in outcome.details.get("injuries", []) if "outcome" in sub]
-    return [code for code in codes if code not in NOT_AN_INJURY]
+IN_ROSTER = Fighter.IN_ROSTER
+ADVANCE_DECISIONS = (
+    PendingDecision.Kind.CHARACTERISTIC,
+    PendingDecision.Kind.SKILL,
+    PendingDecision.Kind.LADS_GOT_TALENT,
+)
 
 
 def _warband_seed(seed: int, warband_id: int) -> int:

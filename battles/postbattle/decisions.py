@@ -11,12 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
-from rules.engine import (
-    Dice,
-    hero_advance,
-)
+from rules.engine.dice import Dice
+from rules.engine.postbattle import EffectKind, characteristic_advance, hero_advance
 from warbands import services as roster
-from warbands.models import Equipment, Fighter, Skill
+from warbands.models import Equipment, Fighter, LedgerEntry, Skill
 from warbands.postbattle import (
     captive_gear_to_captor,
     fighter_promote,
@@ -80,7 +78,10 @@ def _answer_characteristic(decision: PendingDecision, choice: Any) -> bool:
         )
     if decision.payload.get("free"):  # the promotion's own advance
         roster.fighter_apply_profile_change(
-            fighter=decision.fighter, characteristic=choice, delta=1, source=decision
+            fighter=decision.fighter,
+            characteristic=choice,
+            delta=characteristic_advance(choice),
+            source=decision,
         )
         return False
     roster.fighter_add_advance(
@@ -88,7 +89,7 @@ def _answer_characteristic(decision: PendingDecision, choice: Any) -> bool:
         group=decision.group,
         record=_record(decision, characteristic=choice),
         characteristic=choice,
-        delta=1,
+        delta=characteristic_advance(choice),
     )
     return False
 
@@ -132,13 +133,10 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
     decision.payload = {**decision.payload, "hero_advance": outcome.to_dict()}
     decision.save(update_fields=["payload"])
     # This advance comes with the promotion: it does not use up one of his future thresholds.
-    for effect in outcome.effects:
-        if effect["type"] == "characteristic" and "field" in effect:
+    for effect in outcome.typed_effects:
+        if effect.kind is EffectKind.CHARACTERISTIC and effect.field:
             roster.fighter_apply_profile_change(
-                fighter=fighter,
-                characteristic=effect["field"],
-                delta=2.5 if effect["field"] == "m" else 1,
-                source=decision,
+                fighter=fighter, characteristic=effect.field, delta=effect.delta, source=decision
             )
     result = decision.result
     for pending in outcome.pending_choices:
@@ -173,7 +171,7 @@ def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
         roster.ledger_record(
             warband=captor,
             amount=value,
-            reason="capture_sale",
+            reason=LedgerEntry.Reason.CAPTURE_SALE,
             description=_("%(name)s sold to the slavers") % {"name": captive.name},
             source=decision,
         )
@@ -188,7 +186,7 @@ def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
             payload={**decision.payload, "ransom_offer": True, "captor_decision": decision.pk},
         )
     else:  # exchanged (or released): he returns to his warband
-        roster.fighter_set_status(fighter=captive, status="active", source=decision)
+        roster.fighter_set_status(fighter=captive, status=Fighter.Status.ACTIVE, source=decision)
     return False
 
 
@@ -209,18 +207,18 @@ def _answer_ransom_offer(decision: PendingDecision, choice: Any) -> bool:
     roster.ledger_record(
         warband=owner,
         amount=-value,
-        reason="ransom",
+        reason=LedgerEntry.Reason.RANSOM,
         description=_("Ransom paid for %(name)s") % {"name": captive.name},
         source=decision,
     )
     roster.ledger_record(
         warband=captor,
         amount=value,
-        reason="ransom",
+        reason=LedgerEntry.Reason.RANSOM,
         description=_("Ransom received for %(name)s") % {"name": captive.name},
         source=decision,
     )
-    roster.fighter_set_status(fighter=captive, status="active", source=decision)
+    roster.fighter_set_status(fighter=captive, status=Fighter.Status.ACTIVE, source=decision)
     return False
 
 

@@ -7,8 +7,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules.engine import (
-    Dice,
+from rules.engine.dice import Dice
+from rules.engine.postbattle import (
+    Effect,
+    EffectKind,
+    RareItem,
+    TableResult,
     battle_experience,
     blindness_retires,
     exploration,
@@ -16,11 +20,13 @@ from rules.engine import (
     henchman_injury,
     hero_advance,
     injury_characteristic_change,
+    injury_label,
+    rare_items,
     sell_finds,
     serious_injury,
 )
 from warbands import services as roster
-from warbands.models import Fighter, Warband
+from warbands.models import EquipmentListEntry, Fighter, FighterType, LedgerEntry, Warband
 from warbands.postbattle import (
     fighter_lose_equipment,
 )
@@ -28,14 +34,13 @@ from warbands.postbattle import (
 from ..models import (
     Battle,
     BattleEvent,
+    BattleParticipant,
     PendingDecision,
 )
 from ._common import (
     ADVANCE_DECISIONS,
     IN_ROSTER,
-    INJURY_LABELS,
     Recorder,
-    _injury_codes,
     _profile,
     _race_maximum,
     _skill_list_options,
@@ -65,14 +70,18 @@ class _Sequence:
         self.dice = dice
         self.enemy_rating = enemy_rating
         self.recorder = Recorder()
-        self.won = participant.result == "win"
+        self.won = participant.result == BattleParticipant.Result.WIN
         self.batch: roster.RosterBatch
         fighters = context.fighters[self.warband.pk]
         chosen = {f.pk for f in participant.fighters.all()}
         self.took_part = [
-            f for f in fighters if f.status == "active" and (not chosen or f.pk in chosen)
+            f
+            for f in fighters
+            if f.status == Fighter.Status.ACTIVE and (not chosen or f.pk in chosen)
         ]
-        self.sitting_out = [f for f in fighters if f.status == "misses_next" and f.pk not in chosen]
+        self.sitting_out = [
+            f for f in fighters if f.status == Fighter.Status.MISSES_NEXT and f.pk not in chosen
+        ]
         self.taken_out = {f.pk for f in self.took_part if f.pk in context.out_of_action}
         self.tables = context.battle.campaign.tables or {}
 
@@ -102,7 +111,7 @@ class _Sequence:
             left = max(0, fighter.misses_battles - 1)
             roster.fighter_set_status(
                 fighter=fighter,
-                status="misses_next" if left else "active",
+                status=Fighter.Status.MISSES_NEXT if left else Fighter.Status.ACTIVE,
                 misses_battles=left,
                 source=self.result,
             )
@@ -120,90 +129,94 @@ class _Sequence:
             self.recorder.add("injury", who=fighter.name, fighter_id=fighter.pk, result=outcome)
             self._apply_injury(fighter, outcome)
 
-    def _apply_injury(self, fighter: Fighter, outcome) -> None:
-        effects = list(outcome.effects)
-        if any(effect["type"] == "dead" for effect in effects):
+    def _apply_injury(self, fighter: Fighter, outcome: TableResult) -> None:
+        effects = outcome.typed_effects
+        if any(effect.kind is EffectKind.DEAD for effect in effects):
             roster.fighter_kill(fighter=fighter, source=self.result)
-            fighter.status = "dead"
+            fighter.status = Fighter.Status.DEAD
             return
+        rules: list[str] = []  # recorded with the injuries below, by the roster service
         for effect in effects:
-            kind = effect["type"]
-            if kind == "lose_equipment":
+            if effect.kind is EffectKind.LOSE_EQUIPMENT:
                 fighter_lose_equipment(fighter=fighter, source=self.result)
-            elif kind == "characteristic":
+            elif effect.kind is EffectKind.CHARACTERISTIC:
                 self._injury_characteristic(fighter, effect)
-            elif kind == "misses_battles":
+            elif effect.kind is EffectKind.MISSES_BATTLES:
                 roster.fighter_set_status(
                     fighter=fighter,
-                    status="misses_next",
-                    misses_battles=max(fighter.misses_battles, effect["count"]),
+                    status=Fighter.Status.MISSES_NEXT,
+                    misses_battles=max(fighter.misses_battles, effect.count),
                     source=self.result,
                 )
-            elif kind == "special_rule":
-                self._injury_rule(fighter, effect, outcome)
-            elif kind == "captured":
+            elif effect.kind is EffectKind.SPECIAL_RULE:
+                if self._retires_blind(fighter, effect):
+                    return
+                rules.append(effect.rule)
+            elif effect.kind is EffectKind.CAPTURED:
                 self._captured(fighter, effect)
-            elif kind == "gold":
+            elif effect.kind is EffectKind.GOLD:
                 roster.ledger_record(
                     warband=self.warband,
-                    amount=effect["amount"],
-                    reason="pit_fight",
+                    amount=effect.amount,
+                    reason=LedgerEntry.Reason.PIT_FIGHT,
                     description=_("%(name)s won in the pits") % {"name": fighter.name},
                     source=self.result,
                 )
-                self.result.gold_gained += effect["amount"]
-            elif kind == "experience":
-                roster.fighter_add_experience(fighter=fighter, amount=effect["amount"])
-                self.result.experience_gained += effect["amount"]
-        if fighter.status in ("captured", "retired"):
+                self.result.gold_gained += effect.amount
+            elif effect.kind is EffectKind.EXPERIENCE:
+                roster.fighter_add_experience(fighter=fighter, amount=effect.amount)
+                self.result.experience_gained += effect.amount
+        if fighter.status in (Fighter.Status.CAPTURED, Fighter.Status.RETIRED):
             return
-        for code in _injury_codes(outcome):
+        # Each injury gives at most one rule, so the rules go with the injuries, in order.
+        for index, code in enumerate(outcome.lasting_injuries):
             roster.fighter_add_injury(
                 fighter=fighter,
                 code=code,
-                label=INJURY_LABELS.get(code, code),
+                label=injury_label(code),
                 battle_id=self.context.battle.pk,
+                special_rule=rules[index] if index < len(rules) else None,
             )
 
-    def _injury_characteristic(self, fighter: Fighter, effect: dict) -> None:
+    def _injury_characteristic(self, fighter: Fighter, effect: Effect) -> None:
         fighter.refresh_from_db()
         delta = injury_characteristic_change(
-            field=effect["field"], current=getattr(fighter, effect["field"]), delta=effect["delta"]
+            field=effect.field, current=getattr(fighter, effect.field), delta=effect.delta
         )
         if delta:
             roster.fighter_apply_profile_change(
-                fighter=fighter, characteristic=effect["field"], delta=delta, source=self.result
+                fighter=fighter, characteristic=effect.field, delta=delta, source=self.result
             )
 
-    def _injury_rule(self, fighter: Fighter, effect: dict, outcome) -> None:
-        rule = effect["rule"]
+    def _retires_blind(self, fighter: Fighter, effect: Effect) -> bool:
+        """The second eye lost (before, or twice in one "multiple injuries") retires him."""
+        if effect.rule != "blinded_in_one_eye":
+            return False
         fighter.refresh_from_db()
-        if rule == "blinded_in_one_eye":
-            # The second eye lost (before, or twice in one "multiple injuries") retires him.
-            seen = getattr(fighter, "blinded_now", 0) + sum(
-                injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
-            )
-            fighter.blinded_now = getattr(fighter, "blinded_now", 0) + 1
-        if rule == "blinded_in_one_eye" and blindness_retires(eyes_lost_before=seen):
-            roster.fighter_set_status(fighter=fighter, status="retired", source=self.result)
-            fighter.status = "retired"
-            self.recorder.add("retired", who=fighter.name, fighter_id=fighter.pk)
-            return
-        if rule == "hatred" and effect.get("target"):
-            rule = f"hatred:{effect['target']}"
-        if rule not in fighter.special_rules:
-            fighter.special_rules = [*fighter.special_rules, rule]
-            Fighter.objects.filter(pk=fighter.pk).update(special_rules=fighter.special_rules)
+        seen = getattr(fighter, "blinded_now", 0) + sum(
+            injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
+        )
+        fighter.blinded_now = getattr(fighter, "blinded_now", 0) + 1
+        if not blindness_retires(eyes_lost_before=seen):
+            return False
+        roster.fighter_set_status(
+            fighter=fighter, status=Fighter.Status.RETIRED, source=self.result
+        )
+        fighter.status = Fighter.Status.RETIRED
+        self.recorder.add("retired", who=fighter.name, fighter_id=fighter.pk)
+        return True
 
-    def _captured(self, fighter: Fighter, effect: dict) -> None:
+    def _captured(self, fighter: Fighter, effect: Effect) -> None:
         event = self.context.out_of_action.get(fighter.pk)
         captor_id = event.actor_warband_id if event and event.actor_warband_id else None
         if captor_id is None or captor_id == self.warband.pk:
             others = [p for p in self.context.participants if p.warband_id != self.warband.pk]
-            winners = [p for p in others if p.result == "win"] or others
+            winners = [p for p in others if p.result == BattleParticipant.Result.WIN] or others
             captor_id = winners[0].warband_id if winners else None
-        roster.fighter_set_status(fighter=fighter, status="captured", source=self.result)
-        fighter.status = "captured"
+        roster.fighter_set_status(
+            fighter=fighter, status=Fighter.Status.CAPTURED, source=self.result
+        )
+        fighter.status = Fighter.Status.CAPTURED
         if captor_id is None:
             return
         PendingDecision.objects.create(
@@ -213,7 +226,7 @@ class _Sequence:
             kind=PendingDecision.Kind.CAPTIVE,
             options=["ransom", "sell", "exchange"],
             payload={
-                "sale_value": effect["sale_value"],
+                "sale_value": effect.sale_value,
                 "owner_warband_id": self.warband.pk,
                 "battle_id": self.context.battle.pk,
             },
@@ -221,7 +234,7 @@ class _Sequence:
 
     # 2. experience
     def experience(self) -> None:
-        survivors = [f for f in self.took_part if f.status not in ("dead", "captured", "retired")]
+        survivors = [f for f in self.took_part if f.status in IN_ROSTER]
         bonus = self.context.options.get("scenario_bonus", {})
         for fighter in survivors:
             if fighter.group_id is not None:
@@ -252,7 +265,7 @@ class _Sequence:
             self._gain(outcome, group=group, who=group.name)
 
     def _gain(self, outcome, *, who: str, fighter=None, group=None) -> None:
-        amount = sum(e["amount"] for e in outcome.effects if e["type"] == "experience")
+        amount = sum(e.amount for e in outcome.typed_effects if e.kind is EffectKind.EXPERIENCE)
         self.recorder.add(
             "experience",
             who=who,
@@ -340,14 +353,14 @@ class _Sequence:
             "roll": outcome.details.get("roll"),
             "outcome": outcome.outcome,
         }
-        for effect in outcome.effects:
-            if effect["type"] == "characteristic" and "field" in effect:
+        for effect in outcome.typed_effects:
+            if effect.kind is EffectKind.CHARACTERISTIC and effect.field:
                 roster.fighter_add_advance(
                     fighter=fighter,
                     group=group,
-                    record={**record, "characteristic": effect["field"]},
-                    characteristic=effect["field"],
-                    delta=2.5 if effect["field"] == "m" else effect["delta"],
+                    record={**record, "characteristic": effect.field},
+                    characteristic=effect.field,
+                    delta=effect.delta,  # in cm for M: the engine's
                 )
         for choice in outcome.pending_choices:
             self._pending_advance(choice, outcome, fighter=fighter, group=group)
@@ -404,7 +417,7 @@ class _Sequence:
             won=self.won,
             **self._table("exploration"),
         )
-        finds = sum(e["amount"] for e in outcome.effects if e["type"] == "finds")
+        finds = sum(e.amount for e in outcome.typed_effects if e.kind is EffectKind.FINDS)
         self.recorder.add("exploration", finds=finds, result=outcome)
         if not finds:
             return
@@ -412,7 +425,7 @@ class _Sequence:
             warband=self.warband,
             amount=0,
             finds_delta=finds,
-            reason="exploration",
+            reason=LedgerEntry.Reason.EXPLORATION,
             description=_("Exploration after battle %(id)s") % {"id": self.context.battle.pk},
             source=self.result,
         )
@@ -426,7 +439,7 @@ class _Sequence:
             warband=self.warband,
             amount=value,
             finds_delta=-finds,
-            reason="sell_finds",
+            reason=LedgerEntry.Reason.SELL_FINDS,
             description=_("%(finds)d finds sold") % {"finds": finds},
             source=self.result,
         )
@@ -440,43 +453,29 @@ class _Sequence:
             for f in self.took_part
             if f.group_id is None and f.is_hero and f.pk not in self.taken_out
         ]
-        rare = _rare_for(self.warband) if heroes else {}
+        offered = _rare_for(self.warband) if heroes else {}
         for fighter in heroes:
-            roll = self.dice.roll("2D6", f"rare items: {fighter.name}")
-            found = [slug for slug, (rarity, _p, _d) in rare.items() if rarity <= roll.total]
-            prices = {}
-            for slug in found:
-                rarity, price, price_dice = rare[slug]
-                # "35+3D6": the dice are rolled when the item is found (replayable).
-                extra = self.dice.roll(price_dice, f"price of {slug}").total if price_dice else 0
-                prices[slug] = price + extra
+            search = rare_items(dice=self.dice, offered=offered, who=fighter.name)
             self.recorder.add(
-                "rare_items",
-                who=fighter.name,
-                fighter_id=fighter.pk,
-                total=roll.total,
-                faces=list(roll.faces),
-                found=found,
+                "rare_items", who=fighter.name, fighter_id=fighter.pk, **search.to_dict()
             )
-            if found:
+            if search.found:
                 PendingDecision.objects.create(
                     result=self.result,
                     warband=self.warband,
                     fighter=fighter,
                     kind=PendingDecision.Kind.RARE_ITEM,
-                    options=found,
+                    options=list(search.found),
                     payload={
-                        "roll": roll.total,
-                        "prices": prices,
+                        "roll": search.total,
+                        "prices": dict(search.prices),
                         "battle_id": self.context.battle.pk,
                     },
                 )
 
 
-def _rare_for(warband: Warband) -> dict[str, tuple[int, int, str]]:
-    """Rare items this warband's lists offer: slug → (rarity, list price, price dice)."""
-    from warbands.models import EquipmentListEntry, FighterType
-
+def _rare_for(warband: Warband) -> dict[str, RareItem]:
+    """Rare items this warband's lists offer, by slug (the cheapest list price)."""
     entries = (
         EquipmentListEntry.objects.filter(
             equipment__rarity__isnull=False,
@@ -488,8 +487,8 @@ def _rare_for(warband: Warband) -> dict[str, tuple[int, int, str]]:
         .select_related("equipment")
         .order_by("equipment__slug", "cost")
     )
-    rare: dict[str, tuple[int, int, str]] = {}
+    rare: dict[str, RareItem] = {}
     for entry in entries:
         item = entry.equipment
-        rare.setdefault(item.slug, (item.rarity, entry.price, item.cost_dice or ""))
+        rare.setdefault(item.slug, RareItem(item.rarity, entry.price, item.cost_dice or ""))
     return rare

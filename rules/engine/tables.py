@@ -185,6 +185,14 @@ PIT_FIGHT_WIN_XP = 2
 CAPTURED_SALE_MULTIPLIER = 5
 LEG_WOUND_MOVEMENT_CM = 2.5
 """−1 M (one Mordheim inch) converted to cm."""
+MOVEMENT_ADVANCE_CM = 2.5
+"""+1 M (one Mordheim inch) converted to cm: an advance in M adds this much, not 1 cm."""
+NOT_LASTING_INJURIES = frozenset({"full_recovery", "fine", "multiple_injuries"})
+"""Injury results that leave nothing on the sheet themselves ("multiple injuries" leaves the
+injuries it rolled)."""
+RARE_ITEM_ROLL = "2D6"
+"""Each hero not put out of action rolls this to find rare items: every item of his warband's
+lists whose rarity is at most the total is found."""
 
 HERO_ADVANCE_TABLE: tuple[Row, ...] = (
     {"min": 2, "max": 5, "result": "skill"},

@@ -4,8 +4,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from battles.models import Battle, Job, PendingDecision, PostBattleRun
-from tests.api.test_schema_truth import assert_matches
-from tests.api.test_schema_truth import schema  # noqa: F401 - the schema fixture
+from tests.api.test_schema_truth import (
+    assert_matches,
+    schema,  # noqa: F401 - the schema fixture
+)
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from tests.battles.test_postbattle import fight, leader, out_of_action
 
@@ -229,7 +231,5 @@ def test_a_heros_decision_matches_the_schema(schema, league, battle):  # noqa: F
     )
     response = client_for(league.user(0)).get("/api/v1/decisions/")
     assert response.status_code == 200
-    assert [(d["fighter_name"], d["group_name"]) for d in response.json()] == [
-        (captain.name, None)
-    ]
+    assert [(d["fighter_name"], d["group_name"]) for d in response.json()] == [(captain.name, None)]
     assert_matches(schema, "/api/v1/decisions/", response)

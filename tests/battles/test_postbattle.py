@@ -422,9 +422,9 @@ def test_a_rare_item_found_can_be_bought_at_its_rolled_price(league, resolve):
     rare_in_lists = sorted(
         set(
             EquipmentListEntry.objects.filter(
-                equipment_list__in=FighterType.objects.filter(
-                    warband_type=a.warband_type
-                ).values("equipment_list"),
+                equipment_list__in=FighterType.objects.filter(warband_type=a.warband_type).values(
+                    "equipment_list"
+                ),
                 equipment__rarity__isnull=False,
                 common=False,
             ).values_list("equipment__slug", flat=True)
@@ -634,3 +634,43 @@ def test_nightly_standings_snapshot(league, resolve):
     snapshot = StandingsSnapshot.objects.get(campaign=league.campaign)
     assert [row["name"] for row in snapshot.rows][0] == a.name
     assert snapshot.rows[0]["points"] > snapshot.rows[1]["points"]
+
+
+def test_an_advance_in_movement_adds_one_inch_in_centimetres(league, resolve):
+    """M is in cm (a human M10 is Mordheim's 4"): an advance adds 2.5 cm, as the engine says,
+    whether the table gives it or the player chooses it."""
+    from battles.models import Campaign
+
+    a, b = league.warband(0), league.warband(1)
+    captain = leader(a)
+    Fighter.objects.filter(pk=captain.pk).update(m=5)  # crippled before: room to grow
+    Campaign.objects.filter(pk=league.campaign.pk).update(
+        tables={
+            "hero_advances": [
+                {"min": 2, "max": 6, "result": "characteristic", "options": ["m"]},
+                {"min": 7, "max": 12, "result": "choice", "options": ["m", "ws"]},
+            ]
+        }
+    )
+    battle = fight(league, events=[out_of_action(captain, leader(b))])
+    # As test_threshold_crossed_rolls_an_advance: 24 XP, one advance; 2D6 = 6: +1 M.
+    run = resolve(
+        battle,
+        faces={str(a.pk): [3, 3, 1, 1, 1, 1, 1], str(b.pk): [4, 1]},
+        options={"scenario_bonus": {str(captain.pk): 1}},
+    )
+    assert run.status == "applied", run.error
+    captain.refresh_from_db()
+    assert (captain.m, captain.advances[-1]["characteristic"]) == (7.5, "m")
+
+    choice = PendingDecision.objects.create(
+        result=run.results.get(warband=a),
+        warband=a,
+        fighter=captain,
+        kind=PendingDecision.Kind.CHARACTERISTIC,
+        options=["m", "ws"],
+        payload={"battle_id": battle.pk, "free": True},  # as a promotion's own advance
+    )
+    decision_answer(decision=choice, user=league.user(0), choice="m")
+    captain.refresh_from_db()
+    assert captain.m == 10

@@ -11,12 +11,19 @@ re-roll more than once" governs rule re-rolls (hatred, parry), not these table i
 Modules: :mod:`._common` (:class:`TableResult`, validators) · :mod:`.injuries` (serious and
 henchman injuries, what an injury may take) · :mod:`.experience` (experience, advances earned,
 the warband rating) · :mod:`.advances` (hero and henchman advances) · :mod:`.finds`
-(exploration, selling finds).
+(exploration, selling finds, rare items).
 """
 
-from rules.engine.postbattle._common import MAX_TABLE_REROLLS, TableResult
+from rules.engine.postbattle._common import (
+    MAX_TABLE_REROLLS,
+    Effect,
+    EffectKind,
+    TableResult,
+    injury_label,
+)
 from rules.engine.postbattle.advances import (
     RACIAL_MAXIMUM_POLICIES,
+    characteristic_advance,
     henchman_advance,
     hero_advance,
 )
@@ -26,7 +33,14 @@ from rules.engine.postbattle.experience import (
     underdog_bonus,
     warband_rating,
 )
-from rules.engine.postbattle.finds import MULTIPLE_NAMES, exploration, sell_finds
+from rules.engine.postbattle.finds import (
+    MULTIPLE_NAMES,
+    RareItem,
+    RareItemsFound,
+    exploration,
+    rare_items,
+    sell_finds,
+)
 from rules.engine.postbattle.injuries import (
     blindness_retires,
     henchman_injury,
@@ -38,15 +52,22 @@ __all__ = [
     "MAX_TABLE_REROLLS",
     "MULTIPLE_NAMES",
     "RACIAL_MAXIMUM_POLICIES",
+    "Effect",
+    "EffectKind",
+    "RareItem",
+    "RareItemsFound",
     "TableResult",
     "advances_earned",
     "battle_experience",
     "blindness_retires",
+    "characteristic_advance",
     "exploration",
     "henchman_advance",
     "henchman_injury",
     "hero_advance",
     "injury_characteristic_change",
+    "injury_label",
+    "rare_items",
     "sell_finds",
     "serious_injury",
     "underdog_bonus",

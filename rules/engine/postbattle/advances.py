@@ -19,6 +19,7 @@ from rules.engine.profile import CHARACTERISTICS, SPANISH_NAMES, Profile
 from rules.engine.tables import (
     HENCHMAN_ADVANCE_TABLE,
     HERO_ADVANCE_TABLE,
+    MOVEMENT_ADVANCE_CM,
     Row,
     lookup,
     subroll_result,
@@ -159,11 +160,20 @@ def _announce(ex: Explainer, total: int, options: Sequence[str]) -> None:
     )
 
 
+def characteristic_advance(field: str) -> float:
+    """How much an advance raises a characteristic: +1, and M (in cm) one Mordheim inch."""
+    return MOVEMENT_ADVANCE_CM if field == "m" else 1
+
+
 def _characteristic(kind: str, ex: Explainer, options: list[str], total: int) -> TableResult:
-    """One characteristic open: it rises by 1; several: the player chooses."""
+    """One characteristic open: it rises by one advance; several: the player chooses."""
     if len(options) > 1:
         return _choice(kind, ex, options, total)
-    effect = {"type": "characteristic", "field": options[0], "delta": 1}
+    effect = {
+        "type": "characteristic",
+        "field": options[0],
+        "delta": characteristic_advance(options[0]),
+    }
     return table_result(kind, ex, "characteristic", [effect], (), roll=total, field=options[0])
 
 

@@ -1,9 +1,10 @@
-"""Exploration (Exploración) and selling finds (Venta de hallazgos)."""
+"""Exploration (Exploración), selling finds (Venta de hallazgos) and rare items (objetos raros)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from rules.engine.dice import Dice
 from rules.engine.errors import SpecError
@@ -17,6 +18,7 @@ from rules.engine.postbattle._common import (
 from rules.engine.tables import (
     EXPLORATION_FINDS_TABLE,
     EXPLORATION_MAX_DICE,
+    RARE_ITEM_ROLL,
     SELL_FINDS_COLUMNS,
     SELL_FINDS_TABLE,
     Row,
@@ -109,3 +111,40 @@ def sell_finds(
         if column["min"] <= warband_size and (high is None or warband_size <= high):
             return int(row[index])
     raise SpecError(_("No column for that warband size."), field="warband_size")
+
+
+@dataclass(frozen=True)
+class RareItem:
+    """A rare item a warband's lists offer: the 2D6 needed, the list price and the price dice
+    ("35+3D6": price 35, price dice "3D6", rolled when the item is found)."""
+
+    rarity: int
+    price: int
+    price_dice: str = ""
+
+
+@dataclass(frozen=True)
+class RareItemsFound:
+    """What one hero's search found: the roll, the items (by slug, sorted) and their prices."""
+
+    total: int
+    faces: tuple[int, ...]
+    found: tuple[str, ...] = ()
+    prices: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"total": self.total, "faces": list(self.faces), "found": list(self.found)}
+
+
+def rare_items(*, dice: Dice, offered: Mapping[str, RareItem], who: str = "") -> RareItemsFound:
+    """Objetos raros: a hero not put out of action rolls 2D6 and finds every rare item of his
+    warband's lists whose rarity is at most the total; each one's price dice are rolled at once
+    (so a replay finds the same price)."""
+    roll = dice.roll(RARE_ITEM_ROLL, f"rare items: {who}".rstrip(": "))
+    found = tuple(slug for slug in sorted(offered) if offered[slug].rarity <= roll.total)
+    prices = {}
+    for slug in found:
+        item = offered[slug]
+        extra = dice.roll(item.price_dice, f"price of {slug}").total if item.price_dice else 0
+        prices[slug] = item.price + extra
+    return RareItemsFound(roll.total, tuple(roll.faces), found, prices)

@@ -22,6 +22,14 @@ from rules.engine import (
     underdog_bonus,
     warband_rating,
 )
+from rules.engine.postbattle import (
+    Effect,
+    EffectKind,
+    RareItem,
+    characteristic_advance,
+    injury_label,
+    rare_items,
+)
 
 HUMAN = Profile(10, 3, 3, 3, 3, 1, 3, 1, 7)
 
@@ -383,3 +391,54 @@ def test_injuries_never_take_a_characteristic_below_one_but_movement_may_fall():
 def test_the_second_lost_eye_retires_him():
     assert not blindness_retires(eyes_lost_before=0)
     assert blindness_retires(eyes_lost_before=1)
+
+
+# Movement is in centimetres: an advance in M is one Mordheim inch, +2.5 cm (RULES-REFERENCE,
+# "Units"; a human moves 10 cm, the seed's Mablung M10) — never +1 cm.
+MOVEMENT_ROW = ({"min": 2, "max": 12, "result": "characteristic", "options": ("m",)},)
+
+
+def test_an_advance_in_movement_is_one_inch_in_centimetres():
+    outcome = hero_advance(
+        dice=Dice(faces=[3, 4]), profile=HUMAN, maximum="elf", table=MOVEMENT_ROW
+    )
+    (effect,) = outcome.typed_effects
+    assert (effect.kind, effect.field, effect.delta) == (EffectKind.CHARACTERISTIC, "m", 2.5)
+    assert characteristic_advance("m") == 2.5 and characteristic_advance("ws") == 1
+    group = henchman_advance(
+        dice=Dice(faces=[3, 4]), profile=HUMAN, maximum="elf", table=MOVEMENT_ROW
+    )
+    assert group.typed_effects[0].delta == 2.5
+    # At the racial maximum (a human's M10 is 4" × 2.5) the advance cannot be taken.
+    with pytest.raises(RulesError):
+        hero_advance(
+            dice=Dice(faces=[3, 4] * 200), profile=HUMAN, maximum="human", table=MOVEMENT_ROW
+        )
+
+
+def test_effects_are_typed_and_injuries_name_what_they_leave():
+    # 56 bitter enmity, D6 5: hatred of that whole warband
+    outcome = serious_injury(dice=Dice(faces=[5, 6, 5]))
+    assert outcome.typed_effects == (Effect(EffectKind.SPECIAL_RULE, rule="hatred:that_warband"),)
+    assert outcome.lasting_injuries == ("bitter_enmity",)
+    assert injury_label("bitter_enmity") == "Bitter enmity"
+    # 41 full recovery leaves nothing on the sheet
+    assert serious_injury(dice=Dice(faces=[4, 1])).lasting_injuries == ()
+
+
+def test_rare_items_found_at_their_rarity_with_rolled_prices():
+    offered = {
+        "lembas": RareItem(rarity=9, price=25, price_dice="1D6"),
+        "cota-de-mithril": RareItem(rarity=12, price=100),
+        "cuerda-y-garfio": RareItem(rarity=5, price=5),
+    }
+    # 2D6 = 9: mithril is not found; lembas' price die rolls 4
+    found = rare_items(dice=Dice(faces=[4, 5, 4]), offered=offered, who="Capitán")
+    assert (found.total, found.found) == (9, ("cuerda-y-garfio", "lembas"))
+    assert found.prices == {"cuerda-y-garfio": 5, "lembas": 29}
+    nothing = rare_items(dice=Dice(faces=[1, 2]), offered=offered)
+    assert (nothing.found, dict(nothing.prices)) == ((), {})
+    # The same seed finds the same items at the same prices.
+    assert rare_items(dice=Dice(seed=7), offered=offered) == rare_items(
+        dice=Dice(seed=7), offered=offered
+    )
