@@ -250,6 +250,12 @@ class EventForm(forms.Form):
             raise ValidationError(
                 _("Give both the turn and the kind of event, or leave the row empty.")
             )
+        if (
+            data.get("kind") == BattleEvent.Kind.OUT_OF_ACTION
+            and data.get("actor")
+            and data.get("actor") == data.get("target")
+        ):
+            self.add_error("target", _("A fighter cannot put himself out of action."))
         return data
 
     def to_event(self) -> EventReport:
