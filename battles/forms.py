@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from .house_rules import HOUSE_RULE_FIELDS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
 from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
 from .presets import DEFAULT_PRESET, PRESET_CHOICES
+from .round_schedule import round_dates_check
 from .scoring import BONUS_FIELDS, TIE_BREAKER_CHOICES
 from .services import EventReport, ParticipantReport, Report
 from .standings import DEFAULT_TIE_BREAKERS
@@ -196,6 +197,40 @@ class GenerateForm(forms.Form):
             (Round.Method.RATING, Round.Method.RATING.label),
         ],  # fmt: skip
     )
+
+
+class RoundDatesForm(forms.Form):
+    """A round's start day and deadline (both optional), checked by ``round_dates_check``."""
+
+    starts_on = forms.DateField(
+        label=_("Starts on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    closes_at = forms.DateTimeField(
+        label=_("Deadline"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+    def __init__(self, *args, round: Round | None = None, **kwargs):
+        self.round = round
+        if round is not None:
+            kwargs.setdefault(
+                "initial", {"starts_on": round.starts_on, "closes_at": round.closes_at}
+            )
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            try:
+                round_dates_check(
+                    starts_on=data.get("starts_on"),
+                    closes_at=data.get("closes_at"),
+                    previous_closes_at=self.round.closes_at if self.round else None,
+                )
+            except ValidationError as error:
+                self.add_error(None, error)
+        return data
 
 
 class PairingForm(forms.Form):

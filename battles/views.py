@@ -31,10 +31,12 @@ from .forms import (
     PairingForm,
     ReasonForm,
     ReportForm,
+    RoundDatesForm,
     add_service_errors,
 )
 from .models import Battle, Campaign, Membership, Round
 from .presets import PRESETS
+from .round_schedule import round_open_scheduled, round_schedule
 
 EVENT_ROWS = 6
 MAX_EVENT_ROWS = 60
@@ -189,14 +191,24 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "generate_form": GenerateForm(),
             "organiser_form": OrganiserForm(),
             "pairing_form": PairingForm(warband_choices=warband_choices),
+            "round_dates_form": RoundDatesForm(),
+            "open_round_dates_form": RoundDatesForm(round=open_round) if open_round else None,
         },
     )
 
 
 MANAGE_OPERATIONS = (
     "transition", "archive", "unarchive", "new_code", "open_round", "close_round", "generate",
-    "add_organiser", "withdraw", "add_pairing", "edit_pairing", "delete_pairing",
+    "add_organiser", "withdraw", "add_pairing", "edit_pairing", "delete_pairing", "round_dates",
 )  # fmt: skip
+
+
+def _round_dates(post, round: Round | None = None) -> dict:
+    """The posted start day and deadline, checked; ``ValidationError`` (nothing written) if not."""
+    form = RoundDatesForm(post, round=round)
+    if not form.is_valid():
+        raise ValidationError([e for errors in form.errors.values() for e in errors])
+    return form.cleaned_data
 
 
 @login_required
@@ -217,7 +229,10 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
         elif op == "new_code":
             services.campaign_new_join_code(campaign=campaign, by=user)
         elif op == "open_round":
-            services.round_open(campaign=campaign, by=user)
+            round_open_scheduled(campaign=campaign, by=user, **_round_dates(post))
+        elif op == "round_dates":
+            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
+            round_schedule(round=round, by=user, **_round_dates(post, round))
         elif op in ("close_round", "generate"):
             round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
             if op == "close_round":

@@ -19,6 +19,7 @@ from ..models import (
     Round,
 )
 from ..presets import PRESET_CHOICES
+from ..round_schedule import round_dates_check
 from ..scoring import TIE_BREAKER_CHOICES
 from ..services import EventReport, ParticipantReport, Report
 
@@ -266,11 +267,31 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["number", "status", "pairing_method", "opened_at", "closed_at", "battles"]
+        fields = [
+            "number", "status", "pairing_method", "opened_at", "closed_at", "starts_on",
+            "closes_at", "battles",
+        ]  # fmt: skip
         read_only_fields = fields
 
     def get_battles(self, round) -> list[int]:
         return [battle.pk for battle in round.battles.all()]
+
+
+class RoundDatesSerializer(serializers.Serializer):
+    """A round's start day and deadline (null clears one). Given a ``round`` in the context,
+    a missing field keeps the round's value."""
+
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    closes_at = serializers.DateTimeField(required=False, allow_null=True)
+
+    def validate(self, attrs):
+        round = self.context.get("round")
+        dates = {
+            name: attrs.get(name, getattr(round, name) if round else None)
+            for name in ("starts_on", "closes_at")
+        }
+        round_dates_check(**dates, previous_closes_at=round.closes_at if round else None)
+        return dates
 
 
 class GenerateSerializer(serializers.Serializer):

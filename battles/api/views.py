@@ -34,6 +34,7 @@ from warbands.models import Warband
 from .. import scoring, selectors, services
 from ..exports import csv_filename, standings_csv
 from ..models import Battle, Campaign, Membership, Round
+from ..round_schedule import round_open_scheduled, round_schedule
 from . import serializers as s
 
 # The version a write expects: the project's one rule (annuminas.api.versioning).
@@ -191,13 +192,18 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True))
-    @extend_schema(methods=["post"], request=None, responses={201: s.RoundSerializer})
+    @extend_schema(
+        methods=["post"], request=s.RoundDatesSerializer, responses={201: s.RoundSerializer}
+    )
     @action(detail=True, methods=["get", "post"])
     def rounds(self, request, slug=None):
-        """List the rounds, or (organisers) open the next one."""
+        """List the rounds, or (organisers) open the next one, with its start day and deadline
+        if given."""
         campaign = self.get_object()
         if request.method == "POST":
-            round = services.round_open(campaign=campaign, by=request.user)
+            dates = s.RoundDatesSerializer(data=request.data)
+            dates.is_valid(raise_exception=True)
+            round = round_open_scheduled(campaign=campaign, by=request.user, **dates.validated_data)
             return Response(s.RoundSerializer(round).data, status=status.HTTP_201_CREATED)
         rounds = campaign.rounds.order_by("number").prefetch_related("battles")
         page = self.paginate_queryset(rounds)
@@ -208,10 +214,18 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             campaign.rounds.prefetch_related("battles").select_related("campaign"), number=number
         )
 
-    @extend_schema(responses=s.RoundSerializer)
-    @action(detail=True, methods=["get"], url_path=r"rounds/(?P<number>\d+)")
+    @extend_schema(methods=["get"], responses=s.RoundSerializer)
+    @extend_schema(methods=["patch"], request=s.RoundDatesSerializer, responses=s.RoundSerializer)
+    @action(detail=True, methods=["get", "patch"], url_path=r"rounds/(?P<number>\d+)")
     def round_detail(self, request, slug=None, number=None):
-        return Response(s.RoundSerializer(self._round(self.get_object(), number)).data)
+        """One round; PATCH (organisers) changes its start day and deadline."""
+        round = self._round(self.get_object(), number)
+        if request.method == "PATCH":
+            dates = s.RoundDatesSerializer(data=request.data, context={"round": round})
+            dates.is_valid(raise_exception=True)
+            round_schedule(round=round, by=request.user, **dates.validated_data)
+            round = self._round(round.campaign, number)
+        return Response(s.RoundSerializer(round).data)
 
     @extend_schema(request=None, responses=s.RoundSerializer)
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/close")
