@@ -18,6 +18,8 @@ from warbands.models import Fighter
 
 from .. import access
 from ..models import Battle, BattleCorrection, BattleEvent
+from ..models.notifications import Event
+from ..notifications.services import notify
 from ._common import Gate, open_battle, require_organiser
 from .report_check import BattleFacts, FighterFacts, Report, ReportPlan, named_fighters, report_plan
 
@@ -178,7 +180,14 @@ def battle_report(
     battle.status = Battle.Status.REPORTED
     battle.reported_by = reporter
     battle.reported_at = timezone.now()
-    return _save(battle, _("Reported"))
+    battle = _save(battle, _("Reported"))
+    notify(
+        event=Event.REPORT_TO_CONFIRM,
+        battle=battle,
+        actor=reporter,
+        params={"version": battle.version},
+    )
+    return battle
 
 
 @transaction.atomic
@@ -198,7 +207,9 @@ def battle_dispute(
     battle.dispute_reason = _reason(reason, _("Say what is wrong with the report."))
     battle.status = Battle.Status.DISPUTED
     battle.disputed_by = by
-    return _save(battle, _("Disputed"))
+    battle = _save(battle, _("Disputed"))
+    notify(event=Event.REPORT_DISPUTED, battle=battle, actor=by, params={"version": battle.version})
+    return battle
 
 
 def _record_correction(battle: Battle, by, reason: str, before: dict) -> BattleCorrection:

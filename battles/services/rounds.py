@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from annuminas.errors import Conflict
 
 from ..models import Battle, BattleParticipant, Campaign, Round
+from ..models.notifications import Event
+from ..notifications.services import notify
 from ..pairing import rating_pairings, swiss_pairings
 from ._common import active_players, lock_battle, lock_campaign, require_organiser, require_writable
 from .standings import standings_compute
@@ -151,6 +153,12 @@ def pairings_generate(*, round: Round, by, method: str) -> list[Battle]:
         )
     round.pairing_method = method
     round.save(update_fields=["pairing_method"])
+    notify(
+        event=Event.PAIRINGS_PUBLISHED,
+        round=round,
+        actor=by,
+        params={"battle_ids": [battle.pk for battle in battles]},
+    )
     return battles
 
 
@@ -205,7 +213,9 @@ def pairing_create(
     warbands = _pairing_warbands(campaign, round, warband_ids)
     if round is not None and round.pairing_method != Round.Method.MANUAL:
         Round.objects.filter(pk=round.pk).update(pairing_method=Round.Method.MANUAL)
-    return _create_battle(campaign=campaign, round=round, warbands=warbands, scenario=scenario)
+    battle = _create_battle(campaign=campaign, round=round, warbands=warbands, scenario=scenario)
+    notify(event=Event.PAIRINGS_PUBLISHED, battle=battle, actor=by)
+    return battle
 
 
 def _editable_pairing(battle: Battle) -> None:

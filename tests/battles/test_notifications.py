@@ -45,6 +45,9 @@ def reported(league):
     battle = battles.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
+    # The services announce their own events (tests/battles/test_notification_hooks.py); these
+    # tests drive ``notify`` by hand, so they start from an empty outbox.
+    NotificationEvent.objects.all().delete()
     return league, battle
 
 
