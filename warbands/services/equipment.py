@@ -29,6 +29,7 @@ from .unit import (
     roster_atomic,
     roster_fighter,
     roster_group,
+    roster_row,
 )
 
 
@@ -201,12 +202,7 @@ def equipment_buy(
 
 
 def _roster_item(locked: Warband, item: EquipmentItem | int) -> EquipmentItem:
-    pk = item.pk if isinstance(item, EquipmentItem) else item
-    found = (
-        EquipmentItem.objects.select_related("equipment", "fighter", "group")
-        .filter(pk=pk, warband=locked)
-        .first()
-    )
+    found = roster_row(locked, EquipmentItem, item, ("equipment", "fighter", "group"))
     if found is None:
         raise Conflict(_("This item is no longer in the warband: reload and try again."))
     return found

@@ -102,7 +102,6 @@ def fighter_hire_price(
     return (fighter_type.cost + equipment_cost) * count
 
 
-
 @roster_atomic
 def fighter_hire(
     *,

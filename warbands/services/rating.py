@@ -8,6 +8,7 @@ service.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..models import Fighter, HenchmanGroup, Warband
@@ -35,34 +36,34 @@ def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]
         ),
         settings,
     )
-    changed_fighters = []
-    for fighter in fighters:
-        due = 0
-        if fighter.group_id is None and fighter.fighter_type.can_gain_experience:
-            due = advances_due(
-                hero_thresholds(settings),
-                hero=True,
-                start=fighter.hired_experience,
-                experience=fighter.experience,
-                taken=len(fighter.advances),
-            )
-        if due != fighter.advances_due:
-            fighter.advances_due = due
-            changed_fighters.append(fighter)
-    if changed_fighters:
-        Fighter.objects.bulk_update(changed_fighters, ["advances_due"])
-    changed_groups = []
-    for group in groups:
-        due = advances_due(
-            henchman_thresholds(settings),
-            hero=False,
-            start=0,
-            experience=group.experience,
-            taken=len(group.advances),
-        )
-        if due != group.advances_due:
-            group.advances_due = due
-            changed_groups.append(group)
-    if changed_groups:
-        HenchmanGroup.objects.bulk_update(changed_groups, ["advances_due"])
+    hero = hero_thresholds(settings)
+    henchman = henchman_thresholds(settings)
+    _store_advances_due(
+        Fighter,
+        fighters,
+        lambda fighter: (
+            _due(hero, True, fighter.hired_experience, fighter)
+            if fighter.group_id is None and fighter.fighter_type.can_gain_experience
+            else 0
+        ),
+    )
+    _store_advances_due(HenchmanGroup, groups, lambda group: _due(henchman, False, 0, group))
     return fighters, groups
+
+
+def _due(thresholds, hero: bool, start: int, row) -> int:
+    return advances_due(
+        thresholds, hero=hero, start=start, experience=row.experience, taken=len(row.advances)
+    )
+
+
+def _store_advances_due(model, rows: list, due_of: Callable[[Any], int]) -> None:
+    """Set each row's advances due; save (in one statement) those that changed."""
+    changed = []
+    for row in rows:
+        due = due_of(row)
+        if due != row.advances_due:
+            row.advances_due = due
+            changed.append(row)
+    if changed:
+        model.objects.bulk_update(changed, ["advances_due"])

@@ -213,14 +213,15 @@ def finish_change(warband: Warband, *, caller: Any = None, roster_changed: bool 
 # --- rows of the locked warband --------------------------------------------------------------
 
 
+def roster_row(locked: Warband, model, row_or_pk, related: tuple[str, ...]):
+    """The row (or id) of ``model`` as a row of the locked warband, or ``None``."""
+    pk = row_or_pk.pk if isinstance(row_or_pk, model) else row_or_pk
+    return model.objects.select_related(*related).filter(pk=pk, warband=locked).first()
+
+
 def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
     """The fighter (or id) as a row of the locked warband; anyone else is refused."""
-    pk = fighter.pk if isinstance(fighter, Fighter) else fighter
-    found = (
-        Fighter.objects.select_related("fighter_type", "fighter_type__race", "group")
-        .filter(pk=pk, warband=locked)
-        .first()
-    )
+    found = roster_row(locked, Fighter, fighter, ("fighter_type", "fighter_type__race", "group"))
     if found is None:
         raise ValidationError(_("This warrior is not in this warband."))
     return found
@@ -228,12 +229,7 @@ def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
 
 def roster_group(locked: Warband, group: HenchmanGroup | int) -> HenchmanGroup:
     """The henchman group (or id) as a row of the locked warband; any other is refused."""
-    pk = group.pk if isinstance(group, HenchmanGroup) else group
-    found = (
-        HenchmanGroup.objects.select_related("fighter_type", "fighter_type__race")
-        .filter(pk=pk, warband=locked)
-        .first()
-    )
+    found = roster_row(locked, HenchmanGroup, group, ("fighter_type", "fighter_type__race"))
     if found is None:
         raise ValidationError(_("This henchman group is not in this warband."))
     return found

@@ -30,7 +30,6 @@ from ._common import (
 # holds (``kind``), how to find it, show it, rename it and dismiss it. (A comment, not a
 # docstring: the schema would show a docstring as each endpoint's description.)
 class RosterMemberView(APIView):
-
     kind: str
     serializer: type[Serializer]
     find: Callable[..., Any]  # (request, pk, warband_id=…) → the caller's own, or 404

@@ -30,6 +30,33 @@ from ._common import (
     result,
 )
 
+UPDATE_SCHEMA = {
+    "summary": _("Rename / change notes (needs `version` or If-Match)"),
+    "request": s.WarbandUpdateSerializer,
+    "parameters": [IF_MATCH],
+    "responses": {200: s.WarbandSerializer, **ERRORS},
+    "tags": ["warbands"],
+}
+
+
+def list_and_write_schema(*, tag: str, listing, listed, writing, request):
+    """The schema of an action that lists (GET) and writes one more (POST → 201)."""
+
+    def decorate(view):
+        view = extend_schema(
+            methods=["POST"],
+            summary=writing,
+            request=request,
+            parameters=[IF_MATCH],
+            responses={201: s.WarbandWriteResultSerializer, **ERRORS},
+            tags=[tag],
+        )(view)
+        return extend_schema(
+            methods=["GET"], summary=listing, responses={200: listed(many=True)}, tags=[tag]
+        )(view)
+
+    return decorate
+
 
 class WarbandFilter(filters.FilterSet):
     warband_type = filters.CharFilter(field_name="warband_type__slug")
@@ -86,13 +113,7 @@ class WarbandViewSet(
         response["ETag"] = warband.etag
         return response
 
-    @extend_schema(
-        summary=_("Rename / change notes (needs `version` or If-Match)"),
-        request=s.WarbandUpdateSerializer,
-        parameters=[IF_MATCH],
-        responses={200: s.WarbandSerializer, **ERRORS},
-        tags=["warbands"],
-    )
+    @extend_schema(**UPDATE_SCHEMA)
     def partial_update(self, request, pk=None):
         warband = self.get_object()
         serializer = s.WarbandUpdateSerializer(data=request.data)
@@ -104,13 +125,7 @@ class WarbandViewSet(
         response["ETag"] = warband.etag
         return response
 
-    @extend_schema(
-        summary=_("Rename / change notes (needs `version` or If-Match)"),
-        request=s.WarbandUpdateSerializer,
-        parameters=[IF_MATCH],
-        responses={200: s.WarbandSerializer, **ERRORS},
-        tags=["warbands"],
-    )
+    @extend_schema(**UPDATE_SCHEMA)
     def update(self, request, pk=None):
         return self.partial_update(request, pk)
 
@@ -195,19 +210,12 @@ class WarbandViewSet(
         response["Location"] = reverse("api-warband-detail", args=[warband.pk])
         return response
 
-    @extend_schema(
-        methods=["GET"],
-        summary=_("Heroes and henchmen of the warband"),
-        responses={200: s.FighterSerializer(many=True)},
-        tags=["fighters"],
-    )
-    @extend_schema(
-        methods=["POST"],
-        summary=_("Hire a hero, or a henchman group (count), or more members for a group"),
+    @list_and_write_schema(
+        tag="fighters",
+        listing=_("Heroes and henchmen of the warband"),
+        listed=s.FighterSerializer,
+        writing=_("Hire a hero, or a henchman group (count), or more members for a group"),
         request=s.WarbandHireSerializer,
-        parameters=[IF_MATCH],
-        responses={201: s.WarbandWriteResultSerializer, **ERRORS},
-        tags=["fighters"],
     )
     @action(detail=True, methods=["get", "post"], filterset_class=None, pagination_class=None)
     def fighters(self, request, pk=None):
@@ -237,19 +245,12 @@ class WarbandViewSet(
             return result(warband.pk, status_code=201, group=group_payload(hired.pk))
         return result(warband.pk, status_code=201, fighter=fighter_payload(hired.pk))
 
-    @extend_schema(
-        methods=["GET"],
-        summary=_("The warband's stash"),
-        responses={200: s.EquipmentItemSerializer(many=True)},
-        tags=["equipment"],
-    )
-    @extend_schema(
-        methods=["POST"],
-        summary=_("Buy an item into the stash"),
+    @list_and_write_schema(
+        tag="equipment",
+        listing=_("The warband's stash"),
+        listed=s.EquipmentItemSerializer,
+        writing=_("Buy an item into the stash"),
         request=s.WarbandBuySerializer,
-        parameters=[IF_MATCH],
-        responses={201: s.WarbandWriteResultSerializer, **ERRORS},
-        tags=["equipment"],
     )
     @action(detail=True, methods=["get", "post"], filterset_class=None, pagination_class=None)
     def stash(self, request, pk=None):
