@@ -335,3 +335,4 @@ organisers_site.register(Campaign, CampaignAdmin)
 organisers_site.register(Membership, MembershipAdmin)
 organisers_site.register(Round, RoundAdmin)
 organisers_site.register(Battle, BattleAdmin)
+from .notifications import admin as notifications_admin  # noqa: E402, F401 - registers its models
