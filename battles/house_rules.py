@@ -244,6 +244,21 @@ def _rows_ok(rows) -> bool:
     )
 
 
+def _scenarios_ok(items) -> bool:
+    return (
+        isinstance(items, list)
+        and 0 < len(items) <= 50
+        and all(
+            isinstance(item, dict)
+            and set(item) <= {"name", "attacker_defender"}
+            and isinstance(item.get("name"), str)
+            and 0 < len(item["name"].strip()) <= 120
+            and isinstance(item.get("attacker_defender", False), bool)
+            for item in items
+        )
+    )
+
+
 def _tables_error(tables) -> str | None:
     if not isinstance(tables, dict) or any(
         key not in CAMPAIGN_TABLES or not isinstance(value, list | dict)
@@ -253,6 +268,11 @@ def _tables_error(tables) -> str | None:
             "Table overrides are an object whose keys are among: %(tables)s, each holding "
             "rows (a list) or a mapping."
         ) % {"tables": ", ".join(CAMPAIGN_TABLES)}
+    if "scenarios" in tables and not _scenarios_ok(tables["scenarios"]):
+        return _(
+            "scenarios: a list of scenarios, each with a name (at most 120 characters) and "
+            "whether it has an attacker and a defender (attacker_defender: true or false)."
+        )
     bad = [name for name, rows in tables.items() if name in ROW_TABLES and not _rows_ok(rows)]
     if bad:
         return _(

@@ -30,6 +30,9 @@ CAMPAIGN_TABLES = (
     "underdog_bonus",
     "exploration",
     "sell_finds",
+    # Not a dice table: the campaign's scenario list for the battle log, items
+    # ``{"name": …, "attacker_defender": bool}`` (battles/battlelog/scenarios.py).
+    "scenarios",
 )
 
 

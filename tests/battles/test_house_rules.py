@@ -14,6 +14,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from battles import services
+from battles.battlelog.scenarios import campaign_scenarios
 from battles.forms import CampaignForm
 from battles.house_rules import house_rules_clean
 from battles.models import Campaign
@@ -122,3 +123,26 @@ def test_points_are_bounded_through_the_organisers_admin_too(league):
     assert "Points must be a whole number from -99 to 99." in response.content.decode()
     campaign.refresh_from_db()
     assert campaign.points_win == 3
+
+
+def test_a_campaign_may_list_its_own_scenarios_for_the_battle_log():
+    scenarios = [
+        {"name": "Asalto a Amon Sûl", "attacker_defender": True},
+        {"name": "Niebla en las Quebradas"},
+    ]
+    clean = house_rules_clean({"tables": {"scenarios": scenarios}})
+    campaign = Campaign(tables=clean["tables"])
+    assert campaign_scenarios(campaign) == [
+        {"name": "Asalto a Amon Sûl", "attacker_defender": True},
+        {"name": "Niebla en las Quebradas", "attacker_defender": False},
+    ]
+
+
+@pytest.mark.parametrize(
+    "scenarios",
+    [[], "Escaramuza", [{"name": ""}], [{"name": "x" * 121}], [{"name": "a", "attacker": 1}]],
+)
+def test_a_malformed_scenario_list_is_refused(scenarios):
+    with pytest.raises(ValidationError) as refused:
+        house_rules_clean({"tables": {"scenarios": scenarios}})
+    assert "tables" in refused.value.message_dict
