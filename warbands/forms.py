@@ -1,5 +1,6 @@
 from django import forms
 from django.db.models import Count
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from .limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH
@@ -42,15 +43,24 @@ class HireForm(VersionedForm):
 
     def __init__(self, *args, warband, **kwargs):
         super().__init__(*args, **kwargs)
-        in_roster = warband.fighters.filter(status__in=Fighter.IN_ROSTER)
-        self.hired = dict(in_roster.order_by().values_list("fighter_type").annotate(n=Count("pk")))
+        self._in_roster = warband.fighters.filter(status__in=Fighter.IN_ROSTER)
         types = FighterType.objects.filter(warband_type_id=warband.warband_type_id).order_by(
             "order"
         )
-        self.has_leader = in_roster.filter(is_leader=True).exists()
         self.fields["fighter_type"].queryset = types
         self.fields["fighter_type"].label_from_instance = self._label
         self.fields["group"].queryset = HenchmanGroup.objects.filter(warband=warband)
+
+    # Read only when the dialog is drawn (a preview or a hire never needs them).
+    @cached_property
+    def hired(self) -> dict[int, int]:
+        """Warriors in the roster per fighter type."""
+        rows = self._in_roster.order_by().values_list("fighter_type").annotate(n=Count("pk"))
+        return dict(rows)
+
+    @cached_property
+    def has_leader(self) -> bool:
+        return self._in_roster.filter(is_leader=True).exists()
 
     def offer_no_second_leader(self) -> None:
         """The dialog leaves out the leader types once there is a leader (a posted one is
