@@ -143,6 +143,7 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=300)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)  # reuse connections (bench)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A message whose worker died unacknowledged goes back to the queue after this long; it must
 # exceed any task's run time. The sweeper re-sends a lost post-battle run much sooner (after

@@ -1,0 +1,38 @@
+"""SQL statements per battle of the post-battle apply, locked (issue 10's budget).
+
+The battle is the bench's (bench/bench_postbattle.py): two warbands of a leader and a henchman
+group, the winner's leader putting the loser's leader out of action. The target is 20 statements
+per battle (read → decide → write); today's apply is counted here so it cannot grow while it is
+rebuilt: lower ``BUDGET`` with every step that removes statements, never raise it.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from battles.models import PostBattleRun
+from battles.postbattle import battle_resolve_start, postbattle_run_apply
+from tests.battles.test_postbattle import fight, leader, out_of_action
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = {"postgresql": 46, "sqlite": 46}  # statements per battle; the target is 20
+
+
+def test_one_battle_applies_within_its_statement_budget(make_league):
+    league = make_league(henchmen=2)
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    battle_resolve_start(battle=battle, user=league.organiser, seed=1234)  # not sent: no commit
+    run = PostBattleRun.objects.get(battle=battle)
+
+    with CaptureQueriesContext(connection) as queries:
+        run = postbattle_run_apply(run_id=run.pk, refresh_job=False)  # once per chunk of 10
+
+    assert run.status == "applied", run.error
+    budget = BUDGET[connection.vendor]
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) <= budget, (
+        f"{len(statements)} statements for one battle (budget {budget}):\n"
+        + "\n".join(f"{n}. {sql[:200]}" for n, sql in enumerate(statements, 1))
+    )
