@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .api.errors import json_error_response
+from .tasks import BACKEND_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +72,6 @@ class BackendUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from .tasks import BACKEND_UNAVAILABLE
-
         if not isinstance(exception, BACKEND_UNAVAILABLE):
             return None
         logger.warning("503 for %s: %s: %s", request.path, type(exception).__name__, exception)

@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from .api.errors import json_error_response
+from .tasks import ping
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +49,6 @@ def _broker_state(check_worker: bool) -> dict:
         return {"ok": False, "mode": "redis", "error": str(exc)[:200]}
     state: dict = {"ok": True, "mode": "redis"}
     if check_worker:
-        from .tasks import ping
-
         try:
             state["worker"] = ping.apply_async().get(timeout=5)
         except Exception as exc:  # no worker answered in time

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.db.models import Count
 
+from warbands.models import Fighter
+
 
 def fighter_type_counts(warband) -> dict[str, int]:
     """Fighter type name → warriors of that type in the roster (heroes and henchmen alike)."""
-    from warbands.models import Fighter
-
     rows = (
         Fighter.objects.filter(warband=warband, status__in=Fighter.IN_ROSTER)
         .values("fighter_type__name")

@@ -4,6 +4,9 @@ the number of queries does not grow with the number of players or battles."""
 from __future__ import annotations
 
 from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from warbands.models import Fighter
 
 from . import access
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
@@ -88,10 +91,6 @@ def battle_queryset(*, user) -> QuerySet[Battle]:
 
 
 def battle_detail(*, user, pk: int) -> Battle:
-    from django.shortcuts import get_object_or_404
-
-    from warbands.models import Fighter
-
     participants = BattleParticipant.objects.select_related(
         "warband__warband_type", "warband__owner"
     ).prefetch_related(
@@ -118,8 +117,6 @@ def battle_detail(*, user, pk: int) -> Battle:
 
 def battle_roster_choices(battle: Battle) -> dict[int, list]:
     """Warband id → its fighters in the roster (for the report form), one query."""
-    from warbands.models import Fighter
-
     warband_ids = [p.warband_id for p in battle.participants.all()]
     fighters: dict[int, list] = {w: [] for w in warband_ids}
     for fighter in (

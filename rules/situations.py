@@ -14,7 +14,9 @@ from rules.engine import (
     DefenderSpec,
     RulesError,
     ShooterSpec,
+    SpecError,
 )
+from rules.engine.i18n import gettext_noop
 
 # A numeric save maps exactly onto the armour that gives it (only the number matters here).
 SAVE_TO_ARMOUR: dict[int, tuple[str, ...]] = {
@@ -104,9 +106,6 @@ def build_situation(data: dict[str, Any]) -> Situation:
         else:
             weapon = attacker.get("weapon") or "arco"
             if weapon not in WEAPONS or WEAPONS[weapon].kind != "missile":
-                from rules.engine import SpecError
-                from rules.engine.i18n import gettext_noop
-
                 raise SpecError(
                     gettext_noop("%(weapon)s is not a missile weapon."),
                     field="weapon",

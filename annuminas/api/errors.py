@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from annuminas.errors import Conflict
+from annuminas.tasks import BACKEND_UNAVAILABLE
 
 __all__ = ["Conflict", "ServiceUnavailable", "error_body", "exception_handler"]
 
@@ -93,8 +94,6 @@ def _first_code(codes: Any) -> str | None:
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
-    from annuminas.tasks import BACKEND_UNAVAILABLE
-
     if isinstance(exc, BACKEND_UNAVAILABLE):
         logger.warning("503: %s: %s", type(exc).__name__, exc)
         exc = ServiceUnavailable()
