@@ -2,7 +2,7 @@
 
 import logging
 
-from celery import shared_task
+from celery import current_app, shared_task
 from django.db import connection
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -35,11 +35,16 @@ def ping() -> dict:
 def enqueue_safely(task, *args, **kwargs) -> bool:
     """Send ``task(*args, **kwargs)`` to the broker; False (logged, not raised) if it is down.
 
+    ``task`` is a task or its registered name: a service names the task it queues, so it need not
+    import the tasks module that imports it (tasks call services; services name tasks).
+
     For work that is already committed and that a periodic sweeper re-sends (post-battle runs):
     the write that asked for it must succeed even when Redis is unreachable, so an
     ``on_commit`` callback never turns a committed write into a 500. Errors raised by the task
     itself (tasks run in-process when no broker is configured) still propagate.
     """
+    if isinstance(task, str):
+        task = current_app.tasks[task]
     try:
         task.apply_async(args=args, kwargs=kwargs, retry=False)
     except BROKER_UNAVAILABLE as exc:

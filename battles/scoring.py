@@ -20,6 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from annuminas.tasks import enqueue_safely
+
+from .models import Battle, BattleEvent, BattleParticipant, Campaign, Job, Round, StandingsSnapshot
 from .standings import (
     BYE,
     ENEMIES_OUT_OF_ACTION,
@@ -141,8 +144,6 @@ def tie_breaker_labels(campaign) -> list[str]:
 def campaign_outcomes(campaign) -> list[Outcome]:
     """Confirmed and resolved battles as plain outcomes, with out-of-action and objective counts
     and the ratings at the battle (two queries)."""
-    from .models import Battle, BattleEvent, BattleParticipant
-
     counting = [Battle.Status.CONFIRMED, Battle.Status.RESOLVED]
     counts: dict[tuple[int, int], dict[str, int]] = {}
     for row in (
@@ -193,8 +194,6 @@ def campaign_outcomes(campaign) -> list[Outcome]:
 def campaign_standings(*, campaign, round=None) -> list[Row]:
     """The standings (overall, or after ``round``, a ``Round`` or its number) by the campaign's
     own scoring. Three queries whatever the size of the campaign."""
-    from .models import Round
-
     memberships = (
         campaign.memberships.filter(warband__isnull=False).select_related("warband").order_by("id")
     )
@@ -214,8 +213,6 @@ def snapshot_rows(rows: list[Row]) -> list[dict]:
 def standings_snapshot_store(*, campaign_id: int) -> int:
     """Store today's standings of the campaign (idempotent: one row per campaign and day);
     returns the number of rows."""
-    from .models import Campaign, StandingsSnapshot
-
     campaign = Campaign.objects.get(pk=campaign_id)
     rows = snapshot_rows(campaign_standings(campaign=campaign))
     StandingsSnapshot.objects.update_or_create(
@@ -227,8 +224,6 @@ def standings_snapshot_store(*, campaign_id: int) -> int:
 def standings_recompute_job_run(*, job_id: int) -> None:
     """The Celery job's body: recompute and store, then mark the job done (idempotent: a job
     already finished is left alone; a retry recomputes the same table)."""
-    from .models import Job
-
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status == Job.Status.SUCCEEDED and job.done == job.total:
@@ -261,8 +256,6 @@ def scoring_changed(*, campaign, by) -> object | None:
     """Follow a change of the campaign's scoring (call inside the service's transaction): a
     small league's snapshot is recomputed at once; a big league gets a ``Job`` whose task runs
     after the commit. Returns the job, or ``None``."""
-    from .models import Battle, Job
-
     if campaign.state not in ("running", "finished"):
         return None
     battles = Battle.objects.filter(
@@ -275,10 +268,5 @@ def scoring_changed(*, campaign, by) -> object | None:
         kind=Job.Kind.STANDINGS, campaign=campaign, total=1, created_by=by if by else None
     )
 
-    def send() -> None:
-        from .tasks import standings_recompute_campaign_task
-
-        standings_recompute_campaign_task.delay(job.pk)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: enqueue_safely("battles.standings_recompute_campaign", job.pk))
     return job
