@@ -1,14 +1,18 @@
 """Notifications in a real browser on a phone (390×844), in Spanish: the inbox shows a
-notification and marks it read, the preferences save, an organiser adds a campaign webhook; no
-page scrolls sideways (the ``page`` fixture fails the test on any console error)."""
+notification and marks it read, the preferences save, an organiser adds a campaign webhook and
+opens a round with its start day and deadline; no page scrolls sideways (the ``page`` fixture
+fails the test on any console error)."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from battles.models import Round
 from battles.models.notifications import Event, Notification, NotificationPreference, Webhook
 from tests.battles.factories import build_league
 from tests.battles.notification_helpers import fake_dns
@@ -101,4 +105,27 @@ def test_inbox_preferences_and_webhooks_on_a_phone(page, login, organiser):
         "Failed to load resource: the server responded with a status of 400 (Bad Request)"
     ]
     page.console_errors.clear()
+    assert_no_sideways_scroll(page, path)
+
+
+def test_an_organiser_opens_a_round_with_its_dates_on_a_phone(page, login, organiser):
+    login(organiser)
+    page.set_viewport_size(PHONE)
+    path = f"/campaigns/{organiser.campaign.slug}/"
+    page.goto(path)
+    form = page.get_by_test_id("open-round-form")
+    starts = timezone.localdate()
+    deadline = (timezone.localtime() + timedelta(days=7)).replace(
+        hour=20, minute=0, second=0, microsecond=0
+    )
+    form.locator("input[name=starts_on]").fill(starts.isoformat())
+    form.locator("input[name=closes_at]").fill(deadline.strftime("%Y-%m-%dT%H:%M"))
+    assert_no_sideways_scroll(page, path)
+    page.get_by_test_id("open-round").click()
+    expect(page.get_by_test_id("round-dates-1")).to_be_visible()
+    round = Round.objects.get()
+    assert (round.starts_on, round.closes_at) == (starts, deadline)
+    expect(
+        page.get_by_test_id("round-dates-form-1").locator("input[name=closes_at]")
+    ).to_have_value(deadline.strftime("%Y-%m-%dT%H:%M"))
     assert_no_sideways_scroll(page, path)
