@@ -181,6 +181,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # The site's public address, for links in e-mails, webhooks and calendar feeds.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# Webhooks may point at private or loopback addresses only when this is on (development, tests).
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 
 # --- Auth -------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
