@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -87,7 +87,9 @@ class LineupSerializer(serializers.Serializer):
 
 
 class BattleAPIView(APIView):
-    permission_classes = [AllowAny]  # reads follow the campaign's visibility; writes, services
+    # Reads follow the campaign's visibility (selectors); writes need a login (401), then the
+    # services decide who may write (403).
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
 
 def _setup(battle: Battle, user, data: dict) -> Response:

@@ -244,6 +244,18 @@ def test_only_players_and_organisers_write_others_read_public_campaigns(table, m
     assert organiser.post(f"{table.url}log/", body, format="json").status_code == 201
 
 
+def test_anonymous_visitors_read_a_public_log_but_writing_asks_for_a_login(table):
+    Campaign.objects.filter(pk=table.battle.campaign_id).update(public=True)
+    anonymous = APIClient()
+    body = {"client_id": uid(), "kind": "note", "payload": {"text": "hola"}}
+    assert anonymous.get(f"{table.url}log/").status_code == 200
+    for path in ("log/", "setup/"):
+        refused = anonymous.post(f"{table.url}{path}", body, format="json")
+        assert refused.status_code == 401
+        assert refused.json()["error"]["code"] == "not_authenticated"
+    assert anonymous.put(f"{table.url}lineup/", {}, format="json").status_code == 401
+
+
 def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_assert_max_num_queries):
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
     with django_assert_max_num_queries(3):
