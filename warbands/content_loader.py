@@ -25,6 +25,7 @@ from .models import (
     EquipmentList,
     EquipmentListEntry,
     FighterType,
+    HiredSword,
     Race,
     Skill,
     SkillList,
@@ -41,7 +42,12 @@ SECTIONS = (
     "equipment",
     "equipment_lists",
     "warband_types",
+    "hired_swords",
 )
+# The non-playable warband type that holds a pack's hired swords' fighter types.
+HIRED_SWORDS_TYPE_SLUG = "espadas-de-alquiler"
+# Keys of a hired sword's row that are not its fighter type's.
+HIRED_SWORD_KEYS = ("upkeep", "rating", "equipment", "may_hire", "may_not_hire", "role")
 
 
 @dataclass
@@ -148,6 +154,7 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     loader.equipment_lists(data.get("equipment_lists") or {})
     for type_slug, row in (data.get("warband_types") or {}).items():
         loader.warband_type(type_slug, row)
+    loader.hired_swords(data.get("hired_swords") or {})
     return LoadResult(pack=pack, changed=True, counts=loader.counts)
 
 
@@ -331,6 +338,54 @@ class _PackLoader:
             [self.lookup(SkillList, skill, where) for skill in ft.get("skills", [])]
         )
         return role
+
+    def hired_swords(self, rows: dict[str, Any]) -> None:
+        """Each hired sword: a hero fighter type under the pack's non-playable "espadas de
+        alquiler" warband type, and the hiring terms (``HiredSword``)."""
+        if not rows:
+            return
+        first_race = next(iter(rows.values())).get("race", "human")
+        holder = self.upsert(
+            WarbandType,
+            HIRED_SWORDS_TYPE_SLUG,
+            {
+                "pack": self.pack,
+                "name": "Espadas de alquiler",
+                "description": "No es una banda: las espadas de alquiler que cualquier banda "
+                "puede contratar.",
+                "race": self.lookup(Race, first_race, "hired swords"),
+                "playable": False,
+            },
+        )
+        for order, (slug, row) in enumerate(rows.items()):
+            where = f"hired sword {slug}"
+            self.fighter_type(
+                holder,
+                slug,
+                {
+                    **{k: v for k, v in row.items() if k not in HIRED_SWORD_KEYS},
+                    "role": FighterType.Role.HERO,
+                    "max": row.get("max", 1),
+                },
+                order=order,
+                default_race="human",
+            )
+            fighter_type = self.loaded[FighterType][slug]
+            values = {"upkeep": row["upkeep"], "rating_value": row.get("rating", 5)}
+            _check_fields(HiredSword, where, values)
+            terms, _created = HiredSword.objects.update_or_create(
+                fighter_type=fighter_type, defaults=values
+            )
+            self.counts["HiredSword"] = self.counts.get("HiredSword", 0) + 1
+            terms.allowed_warband_types.set(
+                [self.lookup(WarbandType, t, where) for t in row.get("may_hire", [])]
+            )
+            terms.excluded_warband_types.set(
+                [self.lookup(WarbandType, t, where) for t in row.get("may_not_hire", [])]
+            )
+            terms.equipment.set(
+                [self.lookup(Equipment, item, where) for item in row.get("equipment", [])]
+            )
 
     def _check_rules(self, rules: list[str], where: str) -> None:
         unknown = set(rules) - set(self.loaded.get(SpecialRule, {}))

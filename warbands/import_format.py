@@ -101,6 +101,7 @@ class FighterSerializer(serializers.Serializer):
     special_rules = _json_list(child=TextField(max_length=80))
     misses_battles = serializers.IntegerField(min_value=0, max_value=20, required=False)
     equipment = _json_list(child=ItemSerializer())
+    hired_sword = serializers.SlugField(max_length=80, required=False)
 
 
 class MemberSerializer(serializers.Serializer):

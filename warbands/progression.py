@@ -43,10 +43,18 @@ def next_threshold(thresholds: Iterable[int], experience: int) -> int | None:
     return next((t for t in thresholds if t > experience), None)
 
 
-def roster_rating(warriors: Iterable[tuple[bool, int]], settings: Mapping[str, Any] | None) -> int:
-    """The warband's rating from ``(is_large, experience)`` per warrior in the roster."""
+def roster_rating(
+    warriors: Iterable[tuple[bool, int] | tuple[bool, int, int | None]],
+    settings: Mapping[str, Any] | None,
+) -> int:
+    """The warband's rating from ``(is_large, experience)`` per warrior in the roster, or
+    ``(is_large, experience, fixed)`` where a hired sword's own rating value replaces the
+    points per warrior."""
     return warband_rating(
-        warriors=[{"large": large, "experience": experience} for large, experience in warriors],
+        warriors=[
+            {"large": w[0], "experience": w[1], "rating": w[2] if len(w) > 2 else None}
+            for w in warriors
+        ],
         per_warrior=pack_setting(settings, "rating_per_warrior", RATING_PER_WARRIOR),
         per_large_creature=pack_setting(
             settings, "rating_per_large_creature", RATING_PER_LARGE_CREATURE

@@ -106,6 +106,12 @@ class Campaign(TextBounds, models.Model):
         blank=True,
         help_text=_("Empty: the default campaign tables."),
     )
+    hired_swords_forbidden = models.JSONField(
+        _("hired swords forbidden"),
+        default=list,
+        blank=True,
+        help_text=_('Slugs of the hired swords this campaign forbids, or "all".'),
+    )
     table_size = models.CharField(_("table size"), max_length=40, blank=True)
     game_length = models.CharField(_("game length"), max_length=40, blank=True)
     created_by = models.ForeignKey(

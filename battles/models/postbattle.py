@@ -203,6 +203,7 @@ class PendingDecision(models.Model):
         LADS_GOT_TALENT = "lads_got_talent", _("The lad's got talent")
         CAPTIVE = "captive", _("A captive")
         RARE_ITEM = "rare_item", _("Rare item found")
+        UPKEEP = "upkeep", _("Hired sword's upkeep")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")

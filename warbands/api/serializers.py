@@ -245,6 +245,9 @@ class FighterSerializer(serializers.ModelSerializer):
     base_profile = serializers.SerializerMethodField()
     skills = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
     equipment = EquipmentItemSerializer(many=True, read_only=True)
+    hired_sword = serializers.SerializerMethodField(
+        help_text=_("A hired sword: serves for pay (its type's slug is the sword's).")
+    )
 
     class Meta:
         model = Fighter
@@ -267,7 +270,11 @@ class FighterSerializer(serializers.ModelSerializer):
             "special_rules",
             "misses_battles",
             "equipment",
+            "hired_sword",
         ]
+
+    def get_hired_sword(self, obj) -> bool:
+        return obj.hired_sword_id is not None
 
     @extend_schema_field(WarbandProfileSerializer)
     def get_profile(self, obj) -> dict:

@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from . import views
+from .hired_swords import HiredSwordViewSet, WarbandHiredSwordsView
 
 catalogue = SimpleRouter()
 catalogue.register("warband-types", views.WarbandTypeViewSet, basename="api-warband-type")
@@ -12,6 +13,7 @@ catalogue.register("skills", views.SkillViewSet, basename="api-skill")
 catalogue.register("skill-lists", views.SkillListViewSet, basename="api-skill-list")
 catalogue.register("races", views.RaceViewSet, basename="api-race")
 catalogue.register("special-rules", views.SpecialRuleViewSet, basename="api-special-rule")
+catalogue.register("hired-swords", HiredSwordViewSet, basename="api-hired-sword")
 
 rosters = SimpleRouter()
 rosters.register("warbands", views.WarbandViewSet, basename="api-warband")
@@ -20,6 +22,11 @@ urlpatterns = [
     path("catalogue/", views.CatalogueRootView.as_view(), name="api-catalogue"),
     path("catalogue/", include(catalogue.urls)),
     *rosters.urls,
+    path(
+        "warbands/<id:warband_pk>/hired-swords/",
+        WarbandHiredSwordsView.as_view(),
+        name="api-warband-hired-swords",
+    ),
     path(
         "warbands/<id:warband_pk>/fighters/<id:pk>/",
         views.FighterDetailView.as_view(),

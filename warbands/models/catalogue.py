@@ -277,3 +277,67 @@ class FighterType(CatalogueRow, Profile):
     @property
     def is_leader(self) -> bool:
         return self.role == self.Role.LEADER
+
+
+class HiredSword(models.Model):
+    """Espada de alquiler: the terms on which a fighter type serves any warband for pay.
+
+    The fighter type (under a non-playable warband type of its pack) holds what a warrior is:
+    profile, race, skill lists, special rules, starting experience, the hire fee (``cost``) and
+    how many one warband may hire (``max_count``). This row holds what the hiring adds.
+    """
+
+    fighter_type = models.OneToOneField(
+        FighterType,
+        on_delete=models.CASCADE,
+        related_name="hired_sword",
+        verbose_name=_("fighter type"),
+    )
+    upkeep = models.PositiveIntegerField(
+        _("upkeep per battle (co)"), help_text=_("Paid after every battle, or the sword leaves.")
+    )
+    rating_value = models.PositiveSmallIntegerField(
+        _("rating value"), default=5, help_text=_("Added to the rating, plus its experience.")
+    )
+    allowed_warband_types = models.ManyToManyField(
+        WarbandType,
+        blank=True,
+        related_name="+",
+        verbose_name=_("warband types that may hire it"),
+        help_text=_("None selected: every warband type except the excluded ones."),
+    )
+    excluded_warband_types = models.ManyToManyField(
+        WarbandType,
+        blank=True,
+        related_name="+",
+        verbose_name=_("warband types that may not hire it"),
+    )
+    equipment = models.ManyToManyField(
+        Equipment, blank=True, related_name="+", verbose_name=_("own equipment")
+    )
+
+    class Meta:
+        verbose_name = _("hired sword")
+        verbose_name_plural = _("hired swords")
+        ordering = ["fighter_type__order", "fighter_type__name"]
+
+    def __str__(self) -> str:
+        return self.fighter_type.name
+
+    @property
+    def slug(self) -> str:
+        return self.fighter_type.slug
+
+    @property
+    def name(self) -> str:
+        return self.fighter_type.name
+
+    @property
+    def hire_fee(self) -> int:
+        return self.fighter_type.cost
+
+    def may_serve(self, warband_type: WarbandType) -> bool:
+        """Whether a warband of ``warband_type`` may hire it (the lists prefetched or not)."""
+        allowed = {t.pk for t in self.allowed_warband_types.all()}
+        excluded = {t.pk for t in self.excluded_warband_types.all()}
+        return warband_type.pk not in excluded and (not allowed or warband_type.pk in allowed)

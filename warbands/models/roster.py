@@ -9,7 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from ..limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH, TextBounds
-from .catalogue import Equipment, FighterType, Profile, Skill, WarbandType
+from .catalogue import Equipment, FighterType, HiredSword, Profile, Skill, WarbandType
 
 
 def new_share_token() -> str:
@@ -131,6 +131,15 @@ class Fighter(TextBounds, Profile, Advancing):
         _("experience when hired"),
         default=0,
         help_text=_("Advances are earned on thresholds crossed after this."),
+    )
+    hired_sword = models.ForeignKey(
+        HiredSword,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hired sword"),
+        help_text=_("Serves for pay: upkeep after every battle; not one of the heroes."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -42,7 +42,8 @@ def roster_limits_check(warband: Warband) -> None:
             _("A warband has exactly one leader: %(name)s already leads this one.")
             % {"name": leaders[0].name}
         )
-    heroes = [f for f in fighters if f.is_hero]
+    # Hired swords count for the warband's size, never against its heroes.
+    heroes = [f for f in fighters if f.is_hero and f.hired_sword_id is None]
     if len(heroes) > warband_type.max_heroes:
         raise ValidationError(
             _("A %(type)s warband has at most %(max)d heroes, the leader included.")
@@ -63,7 +64,8 @@ def _per_type_check(warband_type, fighters: list[Fighter]) -> None:
         per_type.setdefault(fighter.fighter_type_id, []).append(fighter)
     for members in per_type.values():
         fighter_type = members[0].fighter_type
-        if fighter_type.warband_type_id != warband_type.pk:
+        # A hired sword's type is its own pack's; whom it serves is checked when hired.
+        if members[0].hired_sword_id is None and fighter_type.warband_type_id != warband_type.pk:
             raise ValidationError(
                 _("%(fighter)s cannot join a %(type)s warband.")
                 % {"fighter": fighter_type.name, "type": warband_type.name}
@@ -246,6 +248,11 @@ def _leave_roster(locked: Warband, fighter: Fighter, *, status: str | None) -> l
             _("%(name)s leads the warband: make another hero the leader before he leaves.")
             % {"name": fighter.name}
         )
+    if fighter.hired_sword_id is not None:
+        # A hired sword takes his own gear with him (it was never paid for).
+        fighter.equipment.filter(
+            unit_price=0, equipment__in=fighter.hired_sword.equipment.all()
+        ).delete()
     stashed = to_stash(locked, list(fighter.equipment.select_related("equipment")), 1)
     if fighter.group_id is not None:
         group_items = list(fighter.group.equipment.select_related("equipment"))

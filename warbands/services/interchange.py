@@ -18,6 +18,7 @@ from ..models import (
     Fighter,
     FighterType,
     HenchmanGroup,
+    HiredSword,
     LedgerEntry,
     Skill,
     Warband,
@@ -61,6 +62,7 @@ def _fighter_export(fighter: Fighter) -> dict[str, Any]:
         "special_rules": fighter.special_rules,
         "misses_battles": fighter.misses_battles,
         "equipment": _items_export(fighter.equipment.all()),
+        **({"hired_sword": fighter.fighter_type.slug} if fighter.hired_sword_id else {}),
     }
 
 
@@ -260,8 +262,50 @@ def _import_items(locked: Warband, rows: Any, **holder) -> None:
         )
 
 
+def _import_hired_sword(locked: Warband, slug: Any) -> HiredSword | None:
+    """The hired sword a fighter row names (``hired_sword``), if it may serve this warband."""
+    if slug is None:
+        return None
+    terms = (
+        HiredSword.objects.select_related("fighter_type", "fighter_type__race")
+        .filter(fighter_type__slug=slug)
+        .first()
+        if isinstance(slug, str)
+        else None
+    )
+    if terms is None:
+        raise _import_error(_("unknown %(what)s “%(slug)s”."), what=_("hired sword"), slug=slug)
+    if not terms.may_serve(locked.warband_type):
+        raise _import_error(
+            _("%(sword)s does not serve a %(type)s warband."),
+            sword=terms.fighter_type.name,
+            type=locked.warband_type.name,
+        )
+    return terms
+
+
+def _import_own_gear(locked: Warband, terms: HiredSword, fighter: Fighter, rows: Any) -> None:
+    """A hired sword carries only his own equipment (never paid for)."""
+    own = {item.slug: item for item in terms.equipment.all()}
+    for row in rows or []:
+        slug = row.get("item") if isinstance(row, dict) else None
+        if slug not in own:
+            raise _import_error(
+                _("%(sword)s carries only his own equipment, not “%(item)s”."),
+                sword=terms.fighter_type.name,
+                item=slug,
+            )
+        EquipmentItem.objects.create(
+            warband=locked, equipment=own[slug], fighter=fighter, unit_price=0
+        )
+
+
 def _import_hero(locked: Warband, row: dict) -> None:
-    fighter_type = _import_fighter_type(locked, row.get("type"))
+    terms = _import_hired_sword(locked, row.get("hired_sword"))
+    if terms is not None:
+        fighter_type = terms.fighter_type
+    else:
+        fighter_type = _import_fighter_type(locked, row.get("type"))
     if not fighter_type.is_hero:
         raise _import_error(_("%(type)s is a henchman: put it in a group."), type=fighter_type.name)
     status = _import_status(row)
@@ -271,7 +315,8 @@ def _import_hero(locked: Warband, row: dict) -> None:
         name=limits.clean_name(row.get("name", "")),
         status=status,
         is_hero=True,
-        is_leader=bool(row.get("is_leader", fighter_type.is_leader)),
+        is_leader=terms is None and bool(row.get("is_leader", fighter_type.is_leader)),
+        hired_sword=terms,
         experience=max(0, int(row.get("experience", fighter_type.starting_experience))),
         hired_experience=max(0, int(row.get("hired_experience", fighter_type.starting_experience))),
         advances=list(row.get("advances") or []),
@@ -283,6 +328,9 @@ def _import_hero(locked: Warband, row: dict) -> None:
     )
     skills = [_get_slug(Skill, slug, _("skill")) for slug in row.get("skills") or []]
     fighter.skills.set(skills)
+    if terms is not None:
+        _import_own_gear(locked, terms, fighter, row.get("equipment"))
+        return
     _import_items(locked, row.get("equipment"), fighter=fighter)
     loadout_check(locked, fighter=fighter)
 

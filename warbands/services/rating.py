@@ -26,11 +26,15 @@ def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]
     """Set ``warband.rating`` (not saved) and save every fighter's and group's advances due
     that changed; returns the fighters and groups it read (advances due set)."""
     settings = pack_settings(warband)
-    fighters = list(warband.fighters.select_related("fighter_type"))
+    fighters = list(warband.fighters.select_related("fighter_type", "hired_sword"))
     groups = list(warband.groups.all())
     warband.rating = roster_rating(
         (
-            (fighter.fighter_type.is_large, fighter.experience)
+            (
+                fighter.fighter_type.is_large,
+                fighter.experience,
+                fighter.hired_sword.rating_value if fighter.hired_sword_id else None,
+            )
             for fighter in fighters
             if fighter.status in IN_ROSTER
         ),

@@ -100,9 +100,14 @@ def warband_rating(
 ) -> int:
     """Valor de la banda: 5 per warrior (20 for a large creature) plus every point of experience.
     ``warriors``: ``{"experience": 4, "large": false}`` per warrior; a league's content pack may
-    change the points per warrior and per large creature."""
+    change the points per warrior and per large creature. A hired sword (espada de alquiler)
+    gives ``"rating"``: its own fixed value, from its catalogue data, instead of either."""
     total = 0
     for warrior in warriors:
-        total += per_large_creature if warrior.get("large") else per_warrior
+        fixed = warrior.get("rating")
+        if fixed is not None:
+            total += whole_count("rating", fixed, 1000)
+        else:
+            total += per_large_creature if warrior.get("large") else per_warrior
         total += whole_count("experience", warrior.get("experience", 0))
     return total

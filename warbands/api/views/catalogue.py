@@ -33,6 +33,7 @@ CATALOGUE_LISTS = (
     "skill_lists",
     "races",
     "special_rules",
+    "hired_swords",
 )
 
 
@@ -58,6 +59,7 @@ class CatalogueRootView(APIView):
                 "skill_lists": api_reverse("api-skill-list-list", request=request),
                 "races": api_reverse("api-race-list", request=request),
                 "special_rules": api_reverse("api-special-rule-list", request=request),
+                "hired_swords": api_reverse("api-hired-sword-list", request=request),
             }
         )
 
@@ -90,6 +92,7 @@ class WarbandTypeViewSet(CatalogueViewSet):
             "fighter_types__equipment_list",
             "fighter_types__skill_lists",
         )
+        .exclude(fighter_types__hired_sword__isnull=False)
         .order_by("name")
     )
     serializer_class = s.WarbandTypeSerializer
