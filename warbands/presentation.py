@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .models import PROFILE_FIELDS, SPANISH_NAMES, Warband
+from .models import PROFILE_FIELDS, Warband
+from .models.catalogue import PROFILE_HEADERS
 from .progression import henchman_thresholds, hero_thresholds, next_threshold
 
 HERO_BOXES = 90
@@ -21,7 +22,7 @@ def profile_rows(obj, base) -> list[dict]:
         rows.append(
             {
                 "field": field,
-                "label": SPANISH_NAMES[field],
+                "label": PROFILE_HEADERS[field],
                 "value": value,
                 "base": base_value,
                 "changed": value != base_value,

@@ -38,20 +38,35 @@ class NotificationEvent(models.Model):
     event = models.CharField(_("event"), max_length=32, choices=Event.choices)
     key = models.CharField(_("idempotency key"), max_length=200)
     campaign = models.ForeignKey(
-        Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Campaign,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("campaign"),
     )
     round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("round"),
     )
     battle = models.ForeignKey(
-        Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Battle,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("battle"),
     )
     params = models.JSONField(_("details"), default=dict, blank=True)
     recipient_ids = models.JSONField(
         _("recipients"), null=True, blank=True, help_text=_("Empty: the event's usual readers.")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    dispatched_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    dispatched_at = models.DateTimeField(_("dispatched at"), null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["id"]
@@ -78,10 +93,20 @@ class Notification(models.Model):
     key = models.CharField(_("idempotency key"), max_length=200)
     params = models.JSONField(_("details"), default=dict, blank=True)
     campaign = models.ForeignKey(
-        Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Campaign,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("campaign"),
     )
     battle = models.ForeignKey(
-        Battle, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Battle,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("battle"),
     )
     read = models.BooleanField(_("read"), default=False)
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)

@@ -353,6 +353,11 @@ class SheetSerializer(WarbandSerializer):
 
 class LedgerEntrySerializer(serializers.ModelSerializer):
     source_type = serializers.SerializerMethodField()
+    description = serializers.CharField(
+        source="text",
+        read_only=True,
+        help_text=_("The line in the language of the request (Accept-Language)."),
+    )
 
     class Meta:
         model = LedgerEntry
@@ -364,6 +369,8 @@ class LedgerEntrySerializer(serializers.ModelSerializer):
             "finds_after",
             "reason",
             "description",
+            "description_code",
+            "description_params",
             "source_type",
             "source_id",
             "created_at",

@@ -8,6 +8,7 @@ admin; ``load_content`` only rewrites a row when its pack file changes.
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 CHARACTERISTIC_FIELDS = PROFILE_FIELDS[1:]
@@ -21,6 +22,18 @@ SPANISH_NAMES = {
     "i": "I",
     "a": "A",
     "ld": "L",
+}
+# The profile's column headers in the reader's language (HA/HP/F/R/H/L in Spanish).
+PROFILE_HEADERS = {
+    "m": pgettext_lazy("profile", "M"),
+    "ws": pgettext_lazy("profile", "WS"),
+    "bs": pgettext_lazy("profile", "BS"),
+    "s": pgettext_lazy("profile", "S"),
+    "t": pgettext_lazy("profile", "T"),
+    "w": pgettext_lazy("profile", "W"),
+    "i": pgettext_lazy("profile", "I"),
+    "a": pgettext_lazy("profile", "A"),
+    "ld": pgettext_lazy("profile", "Ld"),
 }
 
 
@@ -73,15 +86,15 @@ class CatalogueRow(models.Model):
 
 
 class MaxProfile(models.Model):
-    max_m = models.FloatField("M max", default=10)
-    max_ws = models.PositiveSmallIntegerField("HA max", default=6)
-    max_bs = models.PositiveSmallIntegerField("HP max", default=6)
-    max_s = models.PositiveSmallIntegerField("F max", default=4)
-    max_t = models.PositiveSmallIntegerField("R max", default=4)
-    max_w = models.PositiveSmallIntegerField("H max", default=3)
-    max_i = models.PositiveSmallIntegerField("I max", default=6)
-    max_a = models.PositiveSmallIntegerField("A max", default=4)
-    max_ld = models.PositiveSmallIntegerField("L max", default=9)
+    max_m = models.FloatField(pgettext_lazy("profile", "M max"), default=10)
+    max_ws = models.PositiveSmallIntegerField(pgettext_lazy("profile", "WS max"), default=6)
+    max_bs = models.PositiveSmallIntegerField(pgettext_lazy("profile", "BS max"), default=6)
+    max_s = models.PositiveSmallIntegerField(pgettext_lazy("profile", "S max"), default=4)
+    max_t = models.PositiveSmallIntegerField(pgettext_lazy("profile", "T max"), default=4)
+    max_w = models.PositiveSmallIntegerField(pgettext_lazy("profile", "W max"), default=3)
+    max_i = models.PositiveSmallIntegerField(pgettext_lazy("profile", "I max"), default=6)
+    max_a = models.PositiveSmallIntegerField(pgettext_lazy("profile", "A max"), default=4)
+    max_ld = models.PositiveSmallIntegerField(pgettext_lazy("profile", "Ld max"), default=9)
 
     class Meta:
         abstract = True
@@ -93,15 +106,15 @@ class MaxProfile(models.Model):
 class Profile(models.Model):
     """A characteristic profile (perfil de atributos); M in centimetres."""
 
-    m = models.FloatField("M", default=10)
-    ws = models.PositiveSmallIntegerField("HA", default=3)
-    bs = models.PositiveSmallIntegerField("HP", default=3)
-    s = models.PositiveSmallIntegerField("F", default=3)
-    t = models.PositiveSmallIntegerField("R", default=3)
-    w = models.PositiveSmallIntegerField("H", default=1)
-    i = models.PositiveSmallIntegerField("I", default=3)
-    a = models.PositiveSmallIntegerField("A", default=1)
-    ld = models.PositiveSmallIntegerField("L", default=7)
+    m = models.FloatField(PROFILE_HEADERS["m"], default=10)
+    ws = models.PositiveSmallIntegerField(PROFILE_HEADERS["ws"], default=3)
+    bs = models.PositiveSmallIntegerField(PROFILE_HEADERS["bs"], default=3)
+    s = models.PositiveSmallIntegerField(PROFILE_HEADERS["s"], default=3)
+    t = models.PositiveSmallIntegerField(PROFILE_HEADERS["t"], default=3)
+    w = models.PositiveSmallIntegerField(PROFILE_HEADERS["w"], default=1)
+    i = models.PositiveSmallIntegerField(PROFILE_HEADERS["i"], default=3)
+    a = models.PositiveSmallIntegerField(PROFILE_HEADERS["a"], default=1)
+    ld = models.PositiveSmallIntegerField(PROFILE_HEADERS["ld"], default=7)
 
     class Meta:
         abstract = True
@@ -191,9 +204,14 @@ class EquipmentList(CatalogueRow):
 
 class EquipmentListEntry(models.Model):
     equipment_list = models.ForeignKey(
-        EquipmentList, on_delete=models.CASCADE, related_name="entries"
+        EquipmentList,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("equipment list"),
     )
-    equipment = models.ForeignKey(Equipment, on_delete=models.CASCADE, related_name="+")
+    equipment = models.ForeignKey(
+        Equipment, on_delete=models.CASCADE, related_name="+", verbose_name=_("equipment")
+    )
     cost = models.PositiveIntegerField(
         _("cost override (co)"), null=True, blank=True, help_text=_("Empty: the item's cost.")
     )
@@ -225,7 +243,9 @@ class EquipmentListEntry(models.Model):
 
 
 class WarbandType(CatalogueRow):
-    race = models.ForeignKey(Race, on_delete=models.PROTECT, related_name="+")
+    race = models.ForeignKey(
+        Race, on_delete=models.PROTECT, related_name="+", verbose_name=_("race")
+    )
     starting_treasury = models.PositiveIntegerField(_("starting treasury (co)"), default=500)
     min_size = models.PositiveSmallIntegerField(_("minimum warriors"), default=3)
     max_size = models.PositiveSmallIntegerField(_("maximum warriors"), default=15)
@@ -246,9 +266,14 @@ class FighterType(CatalogueRow, Profile):
         HENCHMAN = "henchman", _("henchman")
 
     warband_type = models.ForeignKey(
-        WarbandType, on_delete=models.CASCADE, related_name="fighter_types"
+        WarbandType,
+        on_delete=models.CASCADE,
+        related_name="fighter_types",
+        verbose_name=_("warband type"),
     )
-    race = models.ForeignKey(Race, on_delete=models.PROTECT, related_name="+")
+    race = models.ForeignKey(
+        Race, on_delete=models.PROTECT, related_name="+", verbose_name=_("race")
+    )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices)
     cost = models.PositiveIntegerField(_("cost (co)"))
     max_count = models.PositiveSmallIntegerField(
@@ -260,9 +285,16 @@ class FighterType(CatalogueRow, Profile):
     can_gain_experience = models.BooleanField(_("gains experience"), default=True)
     special_rules = models.JSONField(_("special rules"), default=list, blank=True)
     equipment_list = models.ForeignKey(
-        EquipmentList, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        EquipmentList,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("equipment list"),
     )
-    skill_lists = models.ManyToManyField(SkillList, blank=True, related_name="+")
+    skill_lists = models.ManyToManyField(
+        SkillList, blank=True, related_name="+", verbose_name=_("skill lists")
+    )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta(CatalogueRow.Meta):

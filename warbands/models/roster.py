@@ -8,6 +8,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ..ledger_texts import ledger_text
 from ..limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH, TextBounds
 from .catalogue import Equipment, FighterType, HiredSword, Profile, Skill, WarbandType
 
@@ -18,7 +19,10 @@ def new_share_token() -> str:
 
 class Warband(TextBounds, models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="warbands"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="warbands",
+        verbose_name=_("owner"),
     )
     warband_type = models.ForeignKey(
         WarbandType, on_delete=models.PROTECT, related_name="warbands", verbose_name=_("type")
@@ -78,10 +82,14 @@ class Advancing(models.Model):
 
 
 class HenchmanGroup(TextBounds, Profile, Advancing):
-    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="groups")
-    fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
+    warband = models.ForeignKey(
+        Warband, on_delete=models.CASCADE, related_name="groups", verbose_name=_("warband")
+    )
+    fighter_type = models.ForeignKey(
+        FighterType, on_delete=models.PROTECT, related_name="+", verbose_name=_("fighter type")
+    )
     name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("henchman group")
@@ -102,7 +110,9 @@ class Fighter(TextBounds, Profile, Advancing):
 
     IN_ROSTER = (Status.ACTIVE, Status.MISSES_NEXT)
 
-    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="fighters")
+    warband = models.ForeignKey(
+        Warband, on_delete=models.CASCADE, related_name="fighters", verbose_name=_("warband")
+    )
     group = models.ForeignKey(
         HenchmanGroup,
         on_delete=models.SET_NULL,
@@ -111,7 +121,9 @@ class Fighter(TextBounds, Profile, Advancing):
         related_name="members",
         verbose_name=_("henchman group"),
     )
-    fighter_type = models.ForeignKey(FighterType, on_delete=models.PROTECT, related_name="+")
+    fighter_type = models.ForeignKey(
+        FighterType, on_delete=models.PROTECT, related_name="+", verbose_name=_("fighter type")
+    )
     name = models.CharField(_("name"), max_length=NAME_MAX_LENGTH)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
@@ -141,7 +153,7 @@ class Fighter(TextBounds, Profile, Advancing):
         verbose_name=_("hired sword"),
         help_text=_("Serves for pay: upkeep after every battle; not one of the heroes."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("fighter")
@@ -167,18 +179,32 @@ class EquipmentItem(models.Model):
     """One item: carried by a fighter, shared by a henchman group (one per member), or in the
     warband's stash (neither)."""
 
-    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="equipment_items")
-    equipment = models.ForeignKey(Equipment, on_delete=models.PROTECT, related_name="+")
+    warband = models.ForeignKey(
+        Warband, on_delete=models.CASCADE, related_name="equipment_items", verbose_name=_("warband")
+    )
+    equipment = models.ForeignKey(
+        Equipment, on_delete=models.PROTECT, related_name="+", verbose_name=_("equipment")
+    )
     fighter = models.ForeignKey(
-        Fighter, on_delete=models.CASCADE, null=True, blank=True, related_name="equipment"
+        Fighter,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="equipment",
+        verbose_name=_("fighter"),
     )
     group = models.ForeignKey(
-        HenchmanGroup, on_delete=models.CASCADE, null=True, blank=True, related_name="equipment"
+        HenchmanGroup,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="equipment",
+        verbose_name=_("group"),
     )
     unit_price = models.PositiveIntegerField(
         _("price paid (co)"), default=0, help_text=_("Per item (per member for a group).")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("equipment item")
@@ -219,17 +245,33 @@ class LedgerEntry(models.Model):
         ADJUSTMENT = "adjustment", _("adjustment")
         REVERT = "revert", _("revert")
 
-    warband = models.ForeignKey(Warband, on_delete=models.CASCADE, related_name="ledger")
+    warband = models.ForeignKey(
+        Warband, on_delete=models.CASCADE, related_name="ledger", verbose_name=_("warband")
+    )
     amount = models.IntegerField(_("amount (co)"), default=0)
     finds_delta = models.IntegerField(_("finds"), default=0)
     treasury_after = models.IntegerField(_("treasury after"))
     finds_after = models.IntegerField(_("finds after"))
     reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
-    description = models.CharField(_("description"), max_length=255, blank=True)
-    source_type = models.ForeignKey(
-        ContentType, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    description = models.CharField(
+        _("description"),
+        max_length=255,
+        blank=True,
+        help_text=_(
+            "Free text; for a coded line, its words in the site's language (kept for search)."
+        ),
     )
-    source_id = models.PositiveBigIntegerField(null=True, blank=True)
+    description_code = models.CharField(_("description code"), max_length=40, blank=True)
+    description_params = models.JSONField(_("description parameters"), default=dict, blank=True)
+    source_type = models.ForeignKey(
+        ContentType,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("source type"),
+    )
+    source_id = models.PositiveBigIntegerField(_("source id"), null=True, blank=True)
     source = GenericForeignKey("source_type", "source_id")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -249,3 +291,11 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Ledger entries are append-only.")
+
+    @property
+    def text(self) -> str:
+        """The line in the reader's (active) language; a line written as plain text, or before
+        lines had codes, shows as it was written."""
+        if not self.description_code:
+            return self.description
+        return ledger_text(self.description_code, self.description_params)

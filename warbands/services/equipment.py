@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 
+from ..ledger_texts import stash_term
 from ..loadout import loadout_problem
 from ..models import (
     Equipment,
@@ -193,8 +194,11 @@ def equipment_buy(
         warband=locked,
         amount=-total,
         reason=LedgerEntry.Reason.BUY,
-        description=_("Bought %(item)s for %(holder)s")
-        % {"item": equipment.name, "holder": holder_name},
+        code="bought",
+        params={
+            "item": equipment.name,
+            "holder": fighter.name if fighter else group.name if group else stash_term(),
+        },
         source=item,
     )
     finish_change(locked, caller=warband)
@@ -221,16 +225,10 @@ def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) 
     item = _roster_item(locked, item)
     value = item_sale_value(item)
     holder = item.fighter or item.group
-    description = _("Sold %(item)s of %(holder)s") % {
-        "item": item.equipment.name,
-        "holder": holder.name if holder else _("the stash"),
-    }
+    params = {"item": item.equipment.name, "holder": holder.name if holder else stash_term()}
     item.delete()
     entry = ledger_apply(
-        warband=locked,
-        amount=value,
-        reason=LedgerEntry.Reason.SELL,
-        description=description,
+        warband=locked, amount=value, reason=LedgerEntry.Reason.SELL, code="sold", params=params
     )
     finish_change(locked)
     return entry

@@ -136,22 +136,25 @@ def fighter_hire(
     if fighter_type.is_hero:
         if count != 1 or group is not None:
             raise ValidationError({"count": _("Heroes are hired one at a time.")})
-        hired, cost, description = _hire_hero(locked, fighter_type, name)
+        hired, cost, (code, params) = _hire_hero(locked, fighter_type, name)
     else:
-        hired, cost, description = _hire_henchmen(locked, fighter_type, name, count, group)
+        hired, cost, (code, params) = _hire_henchmen(locked, fighter_type, name, count, group)
     roster_limits_check(locked)
     ledger_apply(
         warband=locked,
         amount=-cost,
         reason=LedgerEntry.Reason.HIRE,
-        description=description,
+        code=code,
+        params=params,
         source=hired,
     )
     finish_change(locked, caller=warband)
     return hired
 
 
-def _hire_hero(locked: Warband, fighter_type: FighterType, name: str) -> tuple[Fighter, int, str]:
+def _hire_hero(
+    locked: Warband, fighter_type: FighterType, name: str
+) -> tuple[Fighter, int, tuple[str, dict]]:
     if fighter_type.is_leader:
         leader = locked.fighters.filter(is_leader=True, status__in=IN_ROSTER).first()
         if leader is not None:
@@ -172,8 +175,7 @@ def _hire_hero(locked: Warband, fighter_type: FighterType, name: str) -> tuple[F
         special_rules=list(fighter_type.special_rules),
         **{field: getattr(fighter_type, field) for field in PROFILE_FIELDS},
     )
-    description = _("Hired %(name)s (%(type)s)") % {"name": name, "type": fighter_type.name}
-    return hired, cost, description
+    return hired, cost, ("hired_hero", {"name": name, "type": fighter_type.name})
 
 
 def _hire_henchmen(
@@ -182,7 +184,7 @@ def _hire_henchmen(
     name: str,
     count: int,
     group: HenchmanGroup | None,
-) -> tuple[HenchmanGroup, int, str]:
+) -> tuple[HenchmanGroup, int, tuple[str, dict]]:
     """A new group of ``count``, or ``count`` more members of ``group`` (its gear paid too)."""
     if count > fighter_type.group_max_size:
         raise ValidationError(
@@ -224,12 +226,11 @@ def _hire_henchmen(
             special_rules=list(group.special_rules),
             **profile,
         )
-    description = _("Hired %(count)d × %(type)s into %(group)s") % {
-        "count": count,
-        "type": fighter_type.name,
-        "group": group.name,
-    }
-    return group, cost, description
+    return (
+        group,
+        cost,
+        ("hired_henchmen", {"count": count, "type": fighter_type.name, "group": group.name}),
+    )
 
 
 def _member_name(group_name: str, number: int) -> str:
@@ -274,8 +275,8 @@ def _record_dismissal(locked: Warband, name: str, stashed: list) -> None:
     ledger_event(
         locked,
         reason=LedgerEntry.Reason.DISMISS,
-        description=_("Dismissed %(name)s; %(count)d items to the stash")
-        % {"name": name, "count": len(stashed)},
+        code="dismissed",
+        params={"name": name, "count": len(stashed)},
     )
     finish_change(locked)
 

@@ -33,8 +33,8 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
     ledger_event(
         locked,
         reason=LedgerEntry.Reason.INJURY,
-        description=_("%(name)s is dead; equipment lost: %(items)s")
-        % {"name": fighter.name, "items": ", ".join(lost) or "—"},
+        code="dead",
+        params={"name": fighter.name, "items": lost},
         source=source or fighter,
     )
     finish_change(locked)

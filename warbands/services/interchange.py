@@ -111,7 +111,7 @@ def warband_export(*, warband: Warband) -> dict[str, Any]:
                 "amount": entry.amount,
                 "finds_delta": entry.finds_delta,
                 "reason": entry.reason,
-                "description": entry.description,
+                "description": entry.text,
             }
             for entry in sheet.ledger.order_by("pk")
         ],
@@ -226,7 +226,7 @@ def _import_ledger(locked: Warband, head: dict, ledger: Any) -> None:
             amount=int(head.get("treasury", 0)),
             finds_delta=int(head.get("finds", 0)),
             reason=LedgerEntry.Reason.IMPORT,
-            description=_("Imported treasury and finds"),
+            code="imported",
         )
     for key in ("treasury", "finds"):
         if key in head and int(head[key]) != getattr(locked, key):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db.models import Model
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from ..ledger_texts import ledger_text, ledger_text_check
 from ..models import LedgerEntry, Warband
 from .unit import batch_holding, finish_change, lock_warband, roster_atomic, sync_instance
 
@@ -34,17 +37,39 @@ def check_affordable(locked: Warband, cost: int, what: str) -> None:
         )
 
 
+def _description_fields(description: str, code: str, params: dict | None) -> dict[str, Any]:
+    """A coded line keeps its code and parameters, and its words in the site's language as the
+    searchable ``description``; a plain ``description`` (imports, old callers) is kept as is."""
+    if not code:
+        return {"description": description[:255], "description_code": "", "description_params": {}}
+    params = dict(params or {})
+    ledger_text_check(code, params)
+    with translation.override(settings.LANGUAGE_CODE):
+        searchable = ledger_text(code, params)
+    return {
+        "description": searchable[:255],
+        "description_code": code,
+        "description_params": params,
+    }
+
+
 def ledger_apply(
     *,
     warband: Warband,
     amount: int,
     finds_delta: int = 0,
     reason: str,
-    description: str,
+    description: str = "",
+    code: str = "",
+    params: dict[str, Any] | None = None,
     source: Model | None = None,
 ) -> LedgerEntry:
     """Append one entry and move treasury and finds; expects the row locked by
-    ``lock_warband`` (inside a ``roster_batch`` the row is saved when the batch ends)."""
+    ``lock_warband`` (inside a ``roster_batch`` the row is saved when the batch ends).
+
+    Say what happened with ``code`` and ``params`` (see ``warbands.ledger_texts``): the line
+    is worded when shown, in the reader's language. A plain ``description`` is shown as given.
+    """
     if reason not in LedgerEntry.Reason.values:
         raise ValidationError(_("Unknown ledger reason: %(reason)s.") % {"reason": reason})
     treasury = warband.treasury + int(amount)
@@ -74,15 +99,29 @@ def ledger_apply(
         treasury_after=treasury,
         finds_after=finds,
         reason=reason,
-        description=description[:255],
+        **_description_fields(description, code, params),
         **_source_fields(source),
     )
 
 
-def ledger_event(locked: Warband, *, reason: str, description: str, source=None) -> LedgerEntry:
+def ledger_event(
+    locked: Warband,
+    *,
+    reason: str,
+    description: str = "",
+    code: str = "",
+    params: dict[str, Any] | None = None,
+    source=None,
+) -> LedgerEntry:
     """A ledger row that moves no money: something happened to the roster (dismissed, dead)."""
     return ledger_apply(
-        warband=locked, amount=0, reason=reason, description=description, source=source
+        warband=locked,
+        amount=0,
+        reason=reason,
+        description=description,
+        code=code,
+        params=params,
+        source=source,
     )
 
 
@@ -93,7 +132,9 @@ def ledger_record(
     amount: int,
     finds_delta: int = 0,
     reason: str,
-    description: str,
+    description: str = "",
+    code: str = "",
+    params: dict[str, Any] | None = None,
     source: Model | None = None,
     expected_version: int | None = None,
 ) -> LedgerEntry:
@@ -108,6 +149,8 @@ def ledger_record(
         finds_delta=finds_delta,
         reason=reason,
         description=description,
+        code=code,
+        params=params,
         source=source,
     )
     batch = batch_holding(locked)

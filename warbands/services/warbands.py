@@ -34,7 +34,7 @@ def warband_create(*, owner, warband_type: WarbandType, name: str) -> Warband:
         warband=locked,
         amount=warband_type.starting_treasury,
         reason=LedgerEntry.Reason.STARTING_TREASURY,
-        description=_("Starting treasury"),
+        code="starting_treasury",
         source=locked,
     )
     finish_change(locked)
