@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annuminas.converters import parse_id
@@ -219,63 +220,78 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
     op = request.POST.get("op")
     if op not in MANAGE_OPERATIONS:
         raise Http404
-    user = request.user
-    post = request.POST
     try:
-        if op == "transition":
-            services.campaign_transition(campaign=campaign, by=user, state=post.get("state", ""))
-        elif op in ("archive", "unarchive"):
-            services.campaign_archive(campaign=campaign, by=user, archived=op == "archive")
-        elif op == "new_code":
-            services.campaign_new_join_code(campaign=campaign, by=user)
-        elif op == "open_round":
-            round_open_scheduled(campaign=campaign, by=user, **_round_dates(post))
-        elif op == "round_dates":
-            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
-            round_schedule(round=round, by=user, **_round_dates(post, round))
-        elif op in ("close_round", "generate"):
-            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
-            if op == "close_round":
-                services.round_close(round=round, by=user)
-            else:
-                form = GenerateForm(post)
-                if not form.is_valid():
-                    raise ValidationError(_("Choose a pairing method."))
-                services.pairings_generate(round=round, by=user, method=form.cleaned_data["method"])
-        elif op == "add_organiser":
-            services.campaign_add_organiser(
-                campaign=campaign, by=user, username=post.get("username", "")
-            )
-        elif op == "withdraw":
-            membership = get_object_or_404(
-                campaign.memberships.all(), pk=_posted_int(post, "membership")
-            )
-            services.membership_withdraw(membership=membership, by=user)
-        elif op == "add_pairing":
-            round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
-            services.pairing_create(
-                campaign=campaign,
-                by=user,
-                round=round,
-                warband_ids=_posted_ids(post, "warbands"),
-            )
-        else:
-            battle = get_object_or_404(campaign.battles.all(), pk=_posted_int(post, "battle"))
-            if op == "edit_pairing":
-                services.pairing_edit(
-                    battle=battle,
-                    by=user,
-                    warband_ids=[
-                        n for n in map(parse_id, post.getlist("warbands")) if n is not None
-                    ],
-                )
-            else:
-                services.pairing_delete(battle=battle, by=user)
+        done = _campaign_manage_run(op, campaign=campaign, user=request.user, post=request.POST)
     except (ValidationError, Conflict) as error:
         _service_error_message(request, error)
     else:
-        messages.success(request, _("Done."))
+        messages.success(request, done)
     return redirect(campaign)
+
+
+def _campaign_manage_run(op: str, *, campaign: Campaign, user, post) -> str:
+    """Run one organiser's button; the answer says what was done, for the flash message."""
+    if op == "transition":
+        campaign = services.campaign_transition(
+            campaign=campaign, by=user, state=post.get("state", "")
+        )
+        return _("The campaign is now: %(state)s.") % {"state": campaign.get_state_display()}
+    if op in ("archive", "unarchive"):
+        services.campaign_archive(campaign=campaign, by=user, archived=op == "archive")
+        if op == "archive":
+            return _("Campaign archived: it is kept, read-only.")
+        return _("Campaign taken out of the archive.")
+    if op == "new_code":
+        campaign = services.campaign_new_join_code(campaign=campaign, by=user)
+        return _("New join code: %(code)s.") % {"code": campaign.join_code}
+    if op == "open_round":
+        round = round_open_scheduled(campaign=campaign, by=user, **_round_dates(post))
+        return _("Round %(number)d opened.") % {"number": round.number}
+    if op == "round_dates":
+        round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
+        round_schedule(round=round, by=user, **_round_dates(post, round))
+        return _("Dates of round %(number)d saved.") % {"number": round.number}
+    if op in ("close_round", "generate"):
+        round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
+        if op == "close_round":
+            services.round_close(round=round, by=user)
+            return _("Round %(number)d closed.") % {"number": round.number}
+        form = GenerateForm(post)
+        if not form.is_valid():
+            raise ValidationError(_("Choose a pairing method."))
+        battles = services.pairings_generate(
+            round=round, by=user, method=form.cleaned_data["method"]
+        )
+        return ngettext(
+            "Pairings made: %(count)d battle.", "Pairings made: %(count)d battles.", len(battles)
+        ) % {"count": len(battles)}
+    if op == "add_organiser":
+        membership = services.campaign_add_organiser(
+            campaign=campaign, by=user, username=post.get("username", "")
+        )
+        return _("%(name)s now organises this campaign.") % {"name": membership.user.username}
+    if op == "withdraw":
+        membership = get_object_or_404(
+            campaign.memberships.all(), pk=_posted_int(post, "membership")
+        )
+        membership = services.membership_withdraw(membership=membership, by=user)
+        return _("%(name)s withdrawn from the campaign.") % {"name": membership.user.username}
+    if op == "add_pairing":
+        round = get_object_or_404(campaign.rounds.all(), number=_posted_int(post, "round"))
+        services.pairing_create(
+            campaign=campaign, by=user, round=round, warband_ids=_posted_ids(post, "warbands")
+        )
+        return _("Battle added to round %(number)d.") % {"number": round.number}
+    battle = get_object_or_404(campaign.battles.all(), pk=_posted_int(post, "battle"))
+    if op == "edit_pairing":
+        services.pairing_edit(
+            battle=battle,
+            by=user,
+            warband_ids=[n for n in map(parse_id, post.getlist("warbands")) if n is not None],
+        )
+        return _("Pairing changed.")
+    services.pairing_delete(battle=battle, by=user)
+    return _("Pairing removed.")
 
 
 @login_required
@@ -396,22 +412,25 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             if op == "confirm":
                 services.battle_confirm(battle=battle, by=user, expected_version=version)
+                done = _("Report confirmed: the result counts.")
             elif op == "dispute":
                 services.battle_dispute(
                     battle=battle, by=user, reason=request.POST.get("reason", ""),
                     expected_version=version,
                 )  # fmt: skip
+                done = _("Report disputed: an organiser will settle it.")
             elif op == "settle":
                 services.battle_settle(
                     battle=battle, by=user, reason=request.POST.get("reason", ""),
                     expected_version=version,
                 )  # fmt: skip
+                done = _("Settled by an organiser: the report is confirmed.")
             else:
                 raise Http404
         except (ValidationError, Conflict) as error:
             _service_error_message(request, error)
         else:
-            messages.success(request, _("Done."))
+            messages.success(request, done)
         return redirect(battle)
     organiser = access.is_organiser(user, battle.campaign)
     writable = not battle.campaign.archived
