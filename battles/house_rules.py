@@ -22,9 +22,12 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from .models import CAMPAIGN_TABLES, OPTIONAL_RULES, Campaign
-from .roster import fighter_type_counts
+from .roster import fighter_type_counts, hired_swords_in
 from .scoring import BONUS_FIELDS, POINT_FIELDS, POINTS_RANGE, SCORING_FIELDS, scoring_clean
 
+# Hired swords a campaign forbids: a list of their slugs, or "all" (issue 13 §1).
+HIRED_SWORDS_FORBIDDEN = "hired_swords_forbidden"
+ALL_HIRED_SWORDS = "all"
 HOUSE_RULE_FIELDS = (
     "starting_treasury",
     "rating_cap",
@@ -40,7 +43,9 @@ HOUSE_RULE_FIELDS = (
 )
 # Every rule ``house_rules_clean`` checks: the house rules above and the scoring
 # (``battles.scoring``: points, bonus points, tie-breakers).
-HOUSE_RULE_KEYS = tuple(dict.fromkeys((*HOUSE_RULE_FIELDS, *SCORING_FIELDS)))
+HOUSE_RULE_KEYS = tuple(
+    dict.fromkeys((*HOUSE_RULE_FIELDS, HIRED_SWORDS_FORBIDDEN, *SCORING_FIELDS))
+)
 # Whole-number limits: (lowest, highest); ``None`` allowed where it means "no limit". The
 # points' bounds are checked by ``scoring_clean``; they are here for the forms' widgets.
 LIMIT_BOUNDS = {
@@ -69,6 +74,8 @@ class HouseRules:
     allowed_warband_type_ids: frozenset = frozenset()
     allowed_warband_type_names: tuple[str, ...] = ()
     max_fighter_type_copies: int | None = None
+    # "all", or the slugs of the hired swords the campaign forbids
+    hired_swords_forbidden: str | frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,8 @@ class RosterFacts:
     warband_type_name: str
     # fighter type name → how many warriors of that type the warband fields
     fighter_type_counts: Mapping[str, int] = field(default_factory=dict)
+    # slug → name of each hired sword in the roster
+    hired_swords: Mapping[str, str] = field(default_factory=dict)
 
 
 def roster_violations(rules: HouseRules, roster: RosterFacts) -> list[str]:
@@ -124,7 +133,19 @@ def roster_violations(rules: HouseRules, roster: RosterFacts) -> list[str]:
                         "max": rules.max_fighter_type_copies,
                     }
                 )
+    forbidden = rules.hired_swords_forbidden
+    for slug, name in sorted(roster.hired_swords.items()):
+        if forbidden == ALL_HIRED_SWORDS or slug in forbidden:
+            problems.append(
+                _("The campaign %(campaign)s does not allow the hired sword %(sword)s.")
+                % {"campaign": rules.campaign_name, "sword": name}
+            )
     return problems
+
+
+def _forbidden_swords(campaign) -> str | frozenset:
+    value = getattr(campaign, HIRED_SWORDS_FORBIDDEN, None) or []
+    return ALL_HIRED_SWORDS if value == ALL_HIRED_SWORDS else frozenset(value)
 
 
 def rules_of(campaign) -> HouseRules:
@@ -135,6 +156,7 @@ def rules_of(campaign) -> HouseRules:
         allowed_warband_type_ids=frozenset(t.pk for t in types),
         allowed_warband_type_names=tuple(sorted(t.name for t in types)),
         max_fighter_type_copies=campaign.max_fighter_type_copies,
+        hired_swords_forbidden=_forbidden_swords(campaign),
     )
 
 
@@ -143,13 +165,14 @@ def _restricts_types(campaign) -> bool:
     return getattr(campaign, "allowed_type_count", 1) > 0
 
 
-def roster_facts(warband, *, count_types: bool = True) -> RosterFacts:
+def roster_facts(warband, *, count_types: bool = True, swords: bool = True) -> RosterFacts:
     return RosterFacts(
         name=warband.name,
         rating=warband.rating,
         warband_type_id=warband.warband_type_id,
         warband_type_name=warband.warband_type.name,
         fighter_type_counts=fighter_type_counts(warband) if count_types else {},
+        hired_swords=hired_swords_in(warband) if swords else {},
     )
 
 
@@ -159,7 +182,8 @@ def check_warband(warband, campaigns: Iterable) -> None:
     if not campaigns:
         return
     count_types = any(c.max_fighter_type_copies is not None for c in campaigns)
-    facts = roster_facts(warband, count_types=count_types)
+    swords = any(_forbidden_swords(c) for c in campaigns)
+    facts = roster_facts(warband, count_types=count_types, swords=swords)
     problems = [p for campaign in campaigns for p in roster_violations(rules_of(campaign), facts)]
     if problems:
         raise ValidationError(problems)
@@ -282,6 +306,32 @@ def _tables_error(tables) -> str | None:
     return None
 
 
+def _hired_swords_clean(value) -> str | list[str]:
+    """``"all"``, or a list of hired swords' slugs (each known to the catalogue, once)."""
+    from warbands.models import HiredSword
+
+    if value == ALL_HIRED_SWORDS:
+        return ALL_HIRED_SWORDS
+    if value in (None, ""):
+        return []
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValidationError(
+            _('Forbid hired swords with a list of their slugs, or "all" for every one.')
+        )
+    slugs = list(dict.fromkeys(value))
+    known = set(
+        HiredSword.objects.filter(fighter_type__slug__in=slugs).values_list(
+            "fighter_type__slug", flat=True
+        )
+    )
+    unknown = [slug for slug in slugs if slug not in known]
+    if unknown:
+        raise ValidationError(
+            _("Unknown hired swords: %(slugs)s.") % {"slugs": ", ".join(unknown[:10])}
+        )
+    return slugs
+
+
 def house_rules_clean(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
     """The rules among ``values`` (only the keys of ``HOUSE_RULE_KEYS`` given), checked and
     normalised; the scoring by ``battles.scoring.scoring_clean``, which reads the fields not
@@ -302,6 +352,11 @@ def house_rules_clean(values: Mapping[str, Any], *, current=None) -> dict[str, A
                 "rules": ", ".join(known)
             }
         clean["optional_rules"] = rules
+    if HIRED_SWORDS_FORBIDDEN in values:
+        try:
+            clean[HIRED_SWORDS_FORBIDDEN] = _hired_swords_clean(values[HIRED_SWORDS_FORBIDDEN])
+        except ValidationError as error:
+            errors[HIRED_SWORDS_FORBIDDEN] = error.messages[0]
     if "tables" in values:
         clean["tables"] = values["tables"] or {}
         if problem := _tables_error(clean["tables"]):

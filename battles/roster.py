@@ -15,3 +15,11 @@ def fighter_type_counts(warband) -> dict[str, int]:
         .annotate(count=Count("id"))
     )
     return {row["fighter_type__name"]: row["count"] for row in rows}
+
+
+def hired_swords_in(warband) -> dict[str, str]:
+    """Slug → name of each hired sword in the roster."""
+    rows = Fighter.objects.filter(
+        warband=warband, status__in=Fighter.IN_ROSTER, hired_sword__isnull=False
+    ).values_list("fighter_type__slug", "fighter_type__name")
+    return dict(rows)
