@@ -32,6 +32,7 @@ from .models import (
     Fighter,
     FighterType,
     HenchmanGroup,
+    HiredSword,
     LedgerEntry,
     Race,
     Skill,
@@ -344,6 +345,21 @@ class FighterTypeAdmin(admin.ModelAdmin):
     search_fields = ["slug", "name"]
     filter_horizontal = ["skill_lists"]
     readonly_fields = ["pack"]
+
+
+@admin.register(HiredSword)
+class HiredSwordAdmin(admin.ModelAdmin):
+    """The hiring terms; the sword's profile, fee (cost) and maximum per warband are on its
+    fighter type (under the pack's "espadas de alquiler")."""
+
+    list_display = ["__str__", "hire_fee", "upkeep", "rating_value"]
+    list_select_related = ["fighter_type"]
+    search_fields = ["fighter_type__slug", "fighter_type__name"]
+    filter_horizontal = ["allowed_warband_types", "excluded_warband_types", "equipment"]
+
+    @admin.display(description=_("hire fee (co)"), ordering="fighter_type__cost")
+    def hire_fee(self, obj) -> int:
+        return obj.fighter_type.cost
 
 
 # --- rosters ---------------------------------------------------------------------------------

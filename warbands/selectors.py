@@ -43,7 +43,7 @@ def warband_sheet_queryset() -> QuerySet[Warband]:
             Prefetch(
                 "fighters",
                 queryset=Fighter.objects.filter(group__isnull=True)
-                .select_related("fighter_type", "fighter_type__race")
+                .select_related("fighter_type", "fighter_type__race", "hired_sword")
                 .prefetch_related(
                     Prefetch("skills"),
                     Prefetch("equipment", queryset=_items()),

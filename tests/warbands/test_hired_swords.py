@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from rules.engine.postbattle.experience import warband_rating
-from tests.warbands.fixtures import build_roster, fighter_type
+from tests.warbands.fixtures import build_roster
 from warbands import services
 from warbands.models import EquipmentItem, Fighter, HiredSword, LedgerEntry, WarbandType
 from warbands.services.hired_swords import (
@@ -184,3 +184,30 @@ def test_api_lists_hired_swords_and_hires_one(warband, user):
     assert unknown.status_code == 400
     warband.refresh_from_db()
     assert warband.treasury == 460
+
+
+def test_the_sheet_and_the_print_show_the_hired_sword_in_its_own_section(client, warband, user):
+    from django.urls import reverse
+
+    build_roster(warband, henchmen=0)
+    hired_sword_hire(warband=warband, hired_sword=sword(RANGER), name="Halbarad")
+    client.force_login(user)
+    page = client.get(reverse("warband-sheet", args=[warband.pk])).content.decode()
+    section = page[page.index('data-testid="hired-swords"') :]
+    assert "Halbarad" in section and "20 co after every battle" in section
+    heroes = page[: page.index('data-testid="hired-swords"')]
+    assert "Halbarad" not in heroes
+    printed = client.get(reverse("warband-print", args=[warband.pk])).content.decode()
+    assert 'data-testid="print-hired-sword"' in printed and "Halbarad" in printed
+
+
+def test_the_admin_lists_the_hired_swords(client, content):
+    from django.contrib.auth import get_user_model
+
+    admin_user = get_user_model().objects.create_superuser("sauron", "s@example.com", "x")
+    client.force_login(admin_user)
+    page = client.get("/admin/warbands/hiredsword/")
+    assert page.status_code == 200
+    assert "Montaraz errante" in page.content.decode()
+    ranger = sword(RANGER)
+    assert client.get(f"/admin/warbands/hiredsword/{ranger.pk}/change/").status_code == 200
