@@ -134,7 +134,7 @@ def warband_restore(*, warband: Warband, snapshot: dict[str, Any], source: Model
             amount=amount,
             finds_delta=finds,
             reason=LedgerEntry.Reason.REVERT,
-            description=_("Post-battle sequence reverted"),
+            code="postbattle_reverted",
             source=source,
         )
     finish_change(locked, roster_changed=False)
@@ -151,8 +151,8 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
         warband=locked,
         amount=0,
         reason=LedgerEntry.Reason.INJURY,
-        description=_("%(name)s was robbed: %(items)s")
-        % {"name": fighter.name, "items": ", ".join(lost) or "—"},
+        code="robbed",
+        params={"name": fighter.name, "items": lost},
         source=source or fighter,
     )
     finish_change(locked)

@@ -86,8 +86,8 @@ def _apply_starting_treasury(campaign: Campaign, warband: Warband) -> None:
         warband=warband,
         amount=difference,
         reason=LedgerEntry.Reason.ADJUSTMENT,
-        description=_("Starting treasury of the campaign %(campaign)s")
-        % {"campaign": campaign.name},
+        code="campaign_starting_treasury",
+        params={"campaign": campaign.name},
         source=campaign,
     )
 
