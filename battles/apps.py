@@ -7,9 +7,12 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Campaigns and battles")
 
     def ready(self) -> None:
+        # Imported here, not at the top: these modules import models, which Django loads only
+        # after the app registry is built; ready() is the hook Django runs once that is done.
         from warbands import constraints
 
         from .house_rules import validate_warband_in_campaigns
+        from .notifications import tasks  # noqa: F401 - registers the tasks services queue by name
 
         # Every roster change of a warband in an active campaign must keep its house rules.
         constraints.register(validate_warband_in_campaigns)

@@ -1,10 +1,13 @@
-"""What each event says, rendered in the reader's language when shown (never stored as text)."""
+"""What each event says, rendered in the reader's language when shown (never stored as text),
+and where its reader goes to act on it."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
@@ -42,3 +45,25 @@ def render(event: str, params: dict[str, Any]) -> str:
 
 def label(event: str) -> str:
     return str(Event(event).label) if event in Event.values else event
+
+
+def site_url(path: str) -> str:
+    return getattr(settings, "SITE_URL", "http://localhost:8000").rstrip("/") + path
+
+
+def link_path(notification_or_details: Any) -> str:
+    """Where the reader goes to act on it."""
+    params = getattr(notification_or_details, "params", notification_or_details)
+    if params.get("decision_id"):
+        return reverse("decision-answer", kwargs={"pk": params["decision_id"]})
+    if params.get("run_id") and params.get("battle_id"):
+        return reverse("battle-postbattle", kwargs={"pk": params["battle_id"]})
+    if params.get("job_id"):
+        return reverse("job-detail", kwargs={"pk": params["job_id"]})
+    if params.get("battle_id"):
+        return reverse("battle-detail", kwargs={"pk": params["battle_id"]})
+    if params.get("webhook_id") and params.get("campaign_slug"):
+        return reverse("campaign-webhooks", kwargs={"slug": params["campaign_slug"]})
+    if params.get("campaign_slug"):
+        return reverse("campaign-detail", kwargs={"slug": params["campaign_slug"]})
+    return reverse("notification-inbox")

@@ -5,6 +5,15 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
+from .services import (
+    backoff,
+    notification_event_dispatch,
+    notifications_digest_send,
+    notifications_resend,
+    rounds_closing_notify,
+    webhook_delivery_attempt,
+)
+
 DATABASE_HICCUPS = (OperationalError, InterfaceError, DatabaseError)
 
 
@@ -21,8 +30,6 @@ DATABASE_HICCUPS = (OperationalError, InterfaceError, DatabaseError)
     soft_time_limit=100,
 )
 def notification_dispatch_task(event_id: int) -> dict:
-    from .services import notification_event_dispatch
-
     result = notification_event_dispatch(event_id=event_id)
     return {"event": event_id, "notifications": result.notifications, "emails": result.emails}
 
@@ -37,8 +44,6 @@ def notification_dispatch_task(event_id: int) -> dict:
     soft_time_limit=50,
 )
 def webhook_deliver_task(self, delivery_id: int) -> dict:
-    from .services import backoff, webhook_delivery_attempt
-
     attempt = webhook_delivery_attempt(delivery_id=delivery_id)
     # In-process (no broker) a retry would wait inside the request: the sweeper retries instead.
     if attempt.retry and not self.request.is_eager:
@@ -48,20 +53,14 @@ def webhook_deliver_task(self, delivery_id: int) -> dict:
 
 @shared_task(name="battles.notifications_digest", time_limit=600, soft_time_limit=580)
 def notifications_digest_task() -> int:
-    from .services import notifications_digest_send
-
     return notifications_digest_send()
 
 
 @shared_task(name="battles.rounds_closing_notify", time_limit=120, soft_time_limit=100)
 def rounds_closing_notify_task() -> int:
-    from .services import rounds_closing_notify
-
     return rounds_closing_notify()
 
 
 @shared_task(name="battles.notifications_resend", time_limit=120, soft_time_limit=100)
 def notifications_resend_task() -> int:
-    from .services import notifications_resend
-
     return notifications_resend()

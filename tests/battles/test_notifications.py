@@ -23,7 +23,7 @@ from battles.models.notifications import (
     Webhook,
     WebhookDelivery,
 )
-from battles.notifications import services
+from battles.notifications import services, webhooks
 from battles.notifications.services import notify
 from battles.notifications.tasks import (
     notification_dispatch_task,
@@ -194,7 +194,7 @@ def test_a_failing_webhook_is_retried_then_disabled_with_a_note_to_the_organiser
     reported, hook, monkeypatch, django_capture_on_commit_callbacks
 ):
     league, battle = reported
-    monkeypatch.setattr(services, "WEBHOOK_DISABLE_AFTER", 3)
+    monkeypatch.setattr(webhooks, "WEBHOOK_DISABLE_AFTER", 3)
     hook.status = 500
     webhook = services.webhook_create(campaign=league.campaign, by=league.organiser, url=hook.url)
     announce(django_capture_on_commit_callbacks, event=Event.POSTBATTLE_APPLIED, battle=battle)
