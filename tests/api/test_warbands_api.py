@@ -55,6 +55,8 @@ def test_catalogue_filters(content, api_client):
     armour = api_client.get("/api/v1/catalogue/equipment/", {"kind": "armour", "rare": "true"})
     assert {item["slug"] for item in armour.json()["results"]} == {
         "armadura-enana",
+        "armadura-lacada-del-este",
+        "armadura-negra-de-angmar",
         "cota-de-mithril",
     }
     skills = api_client.get("/api/v1/catalogue/skills/", {"skill_list": "elfos"}).json()

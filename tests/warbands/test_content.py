@@ -2,6 +2,7 @@ import shutil
 from io import StringIO
 
 import pytest
+import yaml
 from django.core.management import CommandError, call_command
 
 from rules.engine import WEAPONS
@@ -120,3 +121,17 @@ def test_a_broken_pack_is_refused_with_its_reason(content, tmp_path):
     with pytest.raises(CommandError, match="nope"):
         call_command("load_content", "--path", str(pack_dir), stdout=StringIO())
     assert Equipment.objects.get(slug="espada").cost == 10
+
+
+def test_every_special_rule_has_a_name_and_its_whole_description():
+    """A comma inside an unquoted YAML flow mapping once cut a description in two."""
+    rules = yaml.safe_load((DEFAULT_PACK_PATH / "special_rules.yaml").read_text("utf-8"))
+    broken = {
+        slug: text
+        for slug, text in rules["special_rules"].items()
+        if not isinstance(text, dict)
+        or set(text) != {"name", "description"}
+        or not all(isinstance(v, str) and v.strip() for v in text.values())
+    }
+    assert broken == {}
+    assert "con un 1 en 1D6" in rules["special_rules"]["animosity"]["description"]
