@@ -69,8 +69,8 @@ class CampaignSerializer(serializers.ModelSerializer):
             "starting_treasury", "rating_cap", "allowed_warband_types",
             "max_fighter_type_copies", "points_win", "points_draw", "points_loss", "points_bye",
             "points_per_out_of_action", "points_per_objective", "tie_breakers",
-            "optional_rules", "tables", "table_size", "game_length", "organisers",
-            "player_count", "join_code", "is_organiser", "created_at",
+            "optional_rules", "tables", "table_size", "game_length", "hired_swords_forbidden",
+            "organisers", "player_count", "join_code", "is_organiser", "created_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -98,6 +98,19 @@ class CampaignSerializer(serializers.ModelSerializer):
         return campaign.join_code if self.get_is_organiser(campaign) else None
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": ["all"]},
+            {"type": "array", "items": {"type": "string"}, "maxItems": 50},
+        ]
+    }
+)
+class HiredSwordsForbiddenField(serializers.JSONField):
+    """``"all"``, or the slugs of the hired swords this campaign forbids (checked by the
+    domain's ``house_rules_clean``)."""
+
+
 class CampaignWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     description = serializers.CharField(required=False, allow_blank=True)
@@ -123,6 +136,7 @@ class CampaignWriteSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
     )
     tables = HouseRuleTablesField(required=False)
+    hired_swords_forbidden = HiredSwordsForbiddenField(required=False)
     table_size = _house_rule_text("table_size")
     game_length = _house_rule_text("game_length")
 

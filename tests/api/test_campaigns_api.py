@@ -335,3 +335,18 @@ def test_query_budgets(make_league, assert_max_queries, players, endpoint):
     with assert_max_queries(budget):
         response = client.get(url(league, battle))
     assert response.status_code == 200
+
+
+def test_organisers_forbid_hired_swords_through_the_api(world):
+    organiser = client_for(world["users"]["organiser"])
+    campaign = world["league"].campaign
+    url = _campaign_url(world)
+    answer = organiser.patch(url, {"hired_swords_forbidden": "all"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["hired_swords_forbidden"] == "all"
+    for bad in (["nadie"], 7, {"a": 1}):
+        refused = organiser.patch(url, {"hired_swords_forbidden": bad}, format="json")
+        assert refused.status_code == 400
+        assert "hired_swords_forbidden" in refused.json()["error"]["fields"]
+    campaign.refresh_from_db()
+    assert campaign.hired_swords_forbidden == "all"
