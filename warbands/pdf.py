@@ -16,6 +16,8 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from annuminas.tasks import enqueue_safely
+
 from .presentation import decorate_sheet
 from .selectors import warband_sheet
 
@@ -26,6 +28,7 @@ STATE_SECONDS = 120  # a render not finished by then (its worker died) is asked 
 HTML_MAX_CHARS = 500_000  # a full roster with 5,000 characters of notes prints ~60 kB
 
 QUEUED, RENDERING, DONE, FAILED, STALE = "queued", "rendering", "done", "failed", "stale"
+RENDER_TASK = "warbands.pdf_render"  # warbands.tasks.warband_pdf_render_task
 
 
 def _key(warband_id: int, version: int, language: str) -> str:
@@ -44,14 +47,20 @@ def warband_pdf_state(*, warband_id: int, version: int, language: str) -> str | 
 
 
 def warband_pdf_request(*, warband_id: int, version: int, language: str) -> str:
-    """Ask for the PDF unless it is stored or already asked for; returns its state."""
-    from .tasks import warband_pdf_render_task
+    """Ask for the PDF unless it is stored or already asked for; returns its state.
 
+    The render task is queued by its name, so this module need not import the tasks module
+    (which imports it). If the broker is down nothing is queued: the answer is ``failed`` (the
+    page offers the print page) and nothing is remembered, so the next visit asks again.
+    """
     state = warband_pdf_state(warband_id=warband_id, version=version, language=language)
     if state in (DONE, FAILED):
         return state
-    if cache.add(_key(warband_id, version, language) + ":state", QUEUED, STATE_SECONDS):
-        warband_pdf_render_task.delay(warband_id, version, language)
+    state_key = _key(warband_id, version, language) + ":state"
+    asked = cache.add(state_key, QUEUED, STATE_SECONDS)
+    if asked and not enqueue_safely(RENDER_TASK, warband_id, version, language):
+        cache.delete(state_key)
+        return FAILED
     return warband_pdf_state(warband_id=warband_id, version=version, language=language) or QUEUED
 
 

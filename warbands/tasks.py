@@ -2,6 +2,8 @@
 
 from celery import shared_task
 
+from .pdf import warband_pdf_render
+
 
 @shared_task(
     name="warbands.pdf_render",
@@ -12,6 +14,4 @@ from celery import shared_task
 )
 def warband_pdf_render_task(warband_id: int, version: int, language: str) -> str:
     """Render the Hoja de Control de Banda as a PDF into the cache (idempotent)."""
-    from .pdf import warband_pdf_render
-
     return warband_pdf_render(warband_id=warband_id, version=version, language=language)

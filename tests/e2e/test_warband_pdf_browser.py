@@ -13,7 +13,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def test_pdf_progress_page_turns_into_a_download(page, login, make_user, content_tx, monkeypatch):
     sent = []
-    monkeypatch.setattr(tasks.warband_pdf_render_task, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(
+        tasks.warband_pdf_render_task,
+        "apply_async",
+        lambda args=(), kwargs=None, **options: sent.append(tuple(args)),
+    )
     player = make_user("impresor")
     warband = services.warband_create(
         owner=player,

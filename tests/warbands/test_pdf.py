@@ -4,6 +4,7 @@ warband version, and a page shows its progress until the download is ready."""
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from kombu.exceptions import OperationalError
 
 from tests.warbands.fixtures import build_roster
 from warbands import pdf, services, tasks
@@ -44,7 +45,11 @@ def renders(monkeypatch):
 def queued(monkeypatch):
     """A broker with no worker yet: the tasks sent wait here (their arguments)."""
     sent = []
-    monkeypatch.setattr(tasks.warband_pdf_render_task, "delay", lambda *args: sent.append(args))
+
+    def send(args=(), kwargs=None, **options):
+        sent.append(tuple(args))
+
+    monkeypatch.setattr(tasks.warband_pdf_render_task, "apply_async", send)
     return sent
 
 
@@ -90,6 +95,25 @@ def test_a_lost_render_is_asked_for_again_once_its_state_expires(browser_client,
     cache.delete(f"warband-pdf:{warband.pk}:v{warband.version}:en:state")  # expired
     browser_client.get(pdf_url(warband, status=True))
     assert len(queued) == 2
+
+
+def test_with_the_broker_down_the_page_says_so_and_the_next_visit_asks_again(
+    browser_client, warband, monkeypatch
+):
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to redis:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.warband_pdf_render_task, "apply_async", broker_down)
+    page = browser_client.get(pdf_url(warband))
+    assert page.status_code == 202
+    assert 'data-state="failed"' in page.content.decode()
+    assert "could not be made" in page.content.decode()
+    sent = []  # the broker is back: the next request asks again
+    monkeypatch.setattr(
+        tasks.warband_pdf_render_task, "apply_async", lambda args=(), **k: sent.append(args)
+    )
+    fragment = browser_client.get(pdf_url(warband, status=True)).content.decode()
+    assert 'data-state="queued"' in fragment and len(sent) == 1
 
 
 def test_a_sheet_too_big_to_print_fails_cleanly(browser_client, warband, monkeypatch, renders):
