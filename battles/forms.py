@@ -8,6 +8,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from warbands.models import WarbandType
+
 from .house_rules import HOUSE_RULE_FIELDS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
 from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
 from .presets import DEFAULT_PRESET, PRESET_CHOICES
@@ -90,8 +92,6 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from warbands.models import WarbandType
-
         self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
             playable=True
         ).order_by("name")

@@ -5,7 +5,15 @@ from __future__ import annotations
 from django.apps import apps
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 
-from .models import EquipmentItem, Fighter, FighterType, HenchmanGroup, SpecialRule, Warband
+from .models import (
+    EquipmentItem,
+    Fighter,
+    FighterType,
+    HenchmanGroup,
+    LedgerEntry,
+    SpecialRule,
+    Warband,
+)
 
 IN_ROSTER = Fighter.IN_ROSTER
 # Battles that count as played: confirmed or resolved, not a bye (the battles app's statuses).
@@ -150,6 +158,4 @@ def ledger_mismatches() -> list[dict]:
 
 
 def warband_ledger(*, warband: Warband):
-    from .models import LedgerEntry
-
     return LedgerEntry.objects.filter(warband=warband).select_related("source_type").order_by("-pk")

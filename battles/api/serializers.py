@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from warbands.models import WarbandType
+
 from .. import access
 from ..house_rules import HOUSE_RULE_KEYS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
 from ..models import (
@@ -28,8 +30,6 @@ MAX_ID = 10**18 - 1  # ids fit a bigint on every database (see annuminas.convert
 
 class WarbandTypeField(serializers.SlugRelatedField):
     def __init__(self, **kwargs):
-        from warbands.models import WarbandType
-
         super().__init__(slug_field="slug", queryset=WarbandType.objects.all(), **kwargs)
 
 
