@@ -35,6 +35,23 @@ def postbattle_run_task(run_id: int) -> dict:
 
 
 @shared_task(
+    name="battles.postbattle_notify",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
+    retry_backoff=2,
+    max_retries=6,
+    time_limit=60,
+    soft_time_limit=50,
+)
+def postbattle_notify_task(run_id: int) -> int:
+    """Notifications after a run was applied (idempotent: each is recorded once)."""
+    from battles.postbattle import postbattle_applied_notify  # when run: see the module's doc
+
+    return postbattle_applied_notify(run_id=run_id)
+
+
+@shared_task(
     name="battles.postbattle_runs",
     acks_late=True,
     reject_on_worker_lost=True,

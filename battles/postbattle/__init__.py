@@ -9,7 +9,12 @@ Modules, by responsibility (callers write ``postbattle.battle_resolve_start``):
 - ``revert``: undoing a resolved battle while nothing later depends on it.
 """
 
-from .apply import HEARTBEAT_EVERY, postbattle_run_apply, postbattle_runs_apply
+from .apply import (
+    HEARTBEAT_EVERY,
+    postbattle_applied_notify,
+    postbattle_run_apply,
+    postbattle_runs_apply,
+)
 from .decisions import decision_answer
 from .jobs import (
     ROUND_CHUNK,
@@ -29,6 +34,7 @@ __all__ = [
     "decision_answer",
     "job_progress_refresh",
     "jobs_sweep_stuck",
+    "postbattle_applied_notify",
     "postbattle_run_apply",
     "postbattle_runs_apply",
     "round_resolve_start",

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
 
+from annuminas.tasks import enqueue_safely
 from rules.engine import (
     Dice,
     RulesError,
@@ -40,6 +41,9 @@ from ..models import (
     PostBattleResult,
     PostBattleRun,
 )
+from ..models.notifications import Event
+from ..notifications.services import decisions_waiting_notify, notify
+from ..upkeep import upkeep_decisions_open
 from ._common import _warband_seed
 from .jobs import job_progress_refresh
 from .sequence import _Context, _Sequence
@@ -131,9 +135,22 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
     if applied is not None:  # as committed: no need to read it again
         run.battle.status = Battle.Status.RESOLVED
         run.battle.version += 1
+        # The owners are told by a task of its own, off the apply's path (a round's batch).
+        transaction.on_commit(lambda: enqueue_safely("battles.postbattle_notify", run_id))
     if refresh_job and run.job_id:
         job_progress_refresh(job_id=run.job_id)
     return run
+
+
+def postbattle_applied_notify(*, run_id: int) -> int:
+    """Tell the warbands' owners that the sequence was applied, and each owner who has
+    decisions waiting (idempotent: ``notify`` records each announcement once). Returns how
+    many owners were told of decisions."""
+    run = PostBattleRun.objects.select_related("battle").get(pk=run_id)
+    if run.status != PostBattleRun.Status.APPLIED:
+        return 0
+    notify(event=Event.POSTBATTLE_APPLIED, battle=run.battle, params={"run_id": run.pk})
+    return decisions_waiting_notify(run=run)
 
 
 def _context(run: PostBattleRun) -> _Context:
@@ -211,3 +228,6 @@ def _apply(run: PostBattleRun) -> None:
         results,
         ["steps", "rolls", "experience_gained", "finds_found", "gold_gained", "version_after"],
     )
+    # Hired swords ask for their upkeep after every battle (a decision: pay, or he leaves).
+    if any(f.hired_sword_id for fighters in context.fighters.values() for f in fighters):
+        upkeep_decisions_open(run=run)

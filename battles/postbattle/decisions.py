@@ -23,6 +23,7 @@ from warbands.postbattle import (
 from ..models import (
     PendingDecision,
 )
+from ..upkeep import answer_upkeep
 from ._common import _profile, _race_maximum, _skill_options
 
 # --- decisions -------------------------------------------------------------------------------
@@ -51,6 +52,7 @@ def decision_answer(*, decision: PendingDecision, user, choice: Any) -> PendingD
         PendingDecision.Kind.LADS_GOT_TALENT: _answer_talent,
         PendingDecision.Kind.CAPTIVE: _answer_captive,
         PendingDecision.Kind.RARE_ITEM: _answer_rare_item,
+        PendingDecision.Kind.UPKEEP: answer_upkeep,
     }[decision.kind]
     declined = handler(decision, choice)
     decision.choice = choice

@@ -32,6 +32,8 @@ from ..models import (
     Round,
     StandingsSnapshot,
 )
+from ..models.notifications import Event
+from ..notifications.services import notify
 from ._common import MAX_SEED
 
 logger = logging.getLogger(__name__)
@@ -280,6 +282,13 @@ def job_progress_refresh(*, job_id: int) -> Job:
         else:
             job.status = Job.Status.RUNNING
         job.save()
+        if job.status in (Job.Status.FAILED, Job.Status.PARTIAL):
+            notify(
+                event=Event.JOB_FAILED,
+                campaign=job.campaign,
+                params={"job_id": job.pk, "failed": job.failed},
+                key=f"job:{job.pk}",
+            )
     return job
 
 
