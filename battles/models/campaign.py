@@ -145,7 +145,7 @@ class Campaign(TextBounds, models.Model):
         return [str(labels.get(rule, rule)) for rule in self.optional_rules]
 
     def tie_breaker_labels(self) -> list[str]:
-        from ..scoring import tie_breaker_labels
+        from ..scoring import tie_breaker_labels  # scoring reads these models: no cycle at import
 
         return tie_breaker_labels(self)
 
