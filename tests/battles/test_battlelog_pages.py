@@ -3,6 +3,7 @@
 import uuid
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from battles.models import Battle, BattleLogEntry
@@ -14,8 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 def browser(user) -> Client:
+    """A signed-in browser reading the pages in English (the assertions quote English text;
+    Spanish, the default, is covered by the catalogue's tests)."""
     client = Client()
     client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
 

@@ -45,7 +45,8 @@ def test_inbox_lists_marks_read_and_marks_all_read(league, client):
     assert page.status_code == 200
     text = page.content.decode()
     assert text.count('data-testid="notification"') == 3
-    assert "Liga de Fornost: the pairings of round 2 are published." in text
+    # Spanish, the default: the sentence is worded when shown, in the reader's language.
+    assert "Liga de Fornost: se han publicado los emparejamientos de la ronda 2." in text
 
     response = client.post(reverse("notification-read", args=[second.pk]), {"next": "/x/"})
     assert response.status_code == 302
@@ -190,7 +191,9 @@ def test_api_lists_and_marks_read(league, auth_client):
     line = body["results"][0]
     assert line["event"] == "pairings_published"
     assert line["campaign"] == league.campaign.slug
-    assert line["message"].startswith("Liga de Fornost: the pairings of round")
+    assert line["message"].startswith("Liga de Fornost: se han publicado los emparejamientos")
+    english = auth_client.get("/api/v1/notifications/", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert english["results"][0]["message"].startswith("Liga de Fornost: the pairings of round")
     assert line["url"] == f"/campaigns/{league.campaign.slug}/"
 
     response = auth_client.post(
