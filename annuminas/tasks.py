@@ -46,7 +46,9 @@ def enqueue_safely(task, *args, **kwargs) -> bool:
     if isinstance(task, str):
         task = current_app.tasks[task]
     try:
-        task.apply_async(args=args, kwargs=kwargs, retry=False)
+        # Fire and forget: nobody waits for the result, so the send does not subscribe to it
+        # (with Redis down, that subscription retried for ~20 s and then raised RuntimeError).
+        task.apply_async(args=args, kwargs=kwargs, retry=False, ignore_result=True)
     except BROKER_UNAVAILABLE as exc:
         logger.warning(
             "could not queue %s (%s: %s); the sweeper will send it later",

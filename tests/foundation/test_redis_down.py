@@ -199,3 +199,29 @@ def test_a_page_that_cannot_reach_redis_answers_503(rf):
     assert response.status_code == 503
     assert response["Retry-After"] == "60"
     assert middleware.process_exception(request, ValueError("a bug")) is None  # still a 500
+
+
+def test_a_task_sent_while_redis_is_down_with_a_result_backend_is_logged_not_raised(
+    throwaway_redis, caplog
+):
+    """Follow-up work is fire and forget: with Redis stopped, a send through an app that has a
+    Redis result backend is logged and refused at once (the review saw the project's app retry a
+    result subscription for ~20 s and raise RuntimeError, so a committed resolve answered 500;
+    ``enqueue_safely`` now sends with ``ignore_result``)."""
+    port, process = throwaway_redis
+    url = f"redis://127.0.0.1:{port}/0"
+    app = Celery("redis-down-backend-test", broker=url, backend=url)
+    app.conf.broker_connection_timeout = 1
+
+    @app.task(name="redis_down_backend_test.noop")
+    def noop(value):
+        return value
+
+    assert enqueue_safely(noop, 1) is True
+    process.terminate()
+    process.wait(timeout=10)
+    started = time.monotonic()
+    with caplog.at_level("WARNING", logger="annuminas.tasks"):
+        assert enqueue_safely(noop, 2) is False
+    assert time.monotonic() - started < 1  # no retrying a result subscription
+    assert "could not queue redis_down_backend_test.noop" in caplog.text
