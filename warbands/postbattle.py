@@ -46,19 +46,23 @@ def warband_snapshot(*, warband: Warband) -> dict[str, Any]:
 
 
 def warband_snapshots(
-    *, warbands: list[Warband], fighters: dict[int, list[Fighter]] | None = None
+    *,
+    warbands: list[Warband],
+    fighters: dict[int, list[Fighter]] | None = None,
+    groups: dict[int, list[HenchmanGroup]] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """``warband_snapshot`` of several warbands in four queries, by warband id. Treasury and
     finds are taken from the instances given; ``fighters`` (per warband id, with their skills
-    prefetched) spares reading the fighters again when the caller has just read them."""
+    prefetched) and ``groups`` spare reading them again when the caller has just read them."""
     ids = [warband.pk for warband in warbands]
     if fighters is None:
         fighters = {pk: [] for pk in ids}
         for fighter in Fighter.objects.filter(warband_id__in=ids).prefetch_related("skills"):
             fighters[fighter.warband_id].append(fighter)
-    groups: dict[int, list[HenchmanGroup]] = {pk: [] for pk in ids}
-    for group in HenchmanGroup.objects.filter(warband_id__in=ids):
-        groups[group.warband_id].append(group)
+    if groups is None:
+        groups = {pk: [] for pk in ids}
+        for group in HenchmanGroup.objects.filter(warband_id__in=ids):
+            groups[group.warband_id].append(group)
     items: dict[int, list[EquipmentItem]] = {pk: [] for pk in ids}
     for item in EquipmentItem.objects.filter(warband_id__in=ids):
         items[item.warband_id].append(item)

@@ -9,10 +9,11 @@ a rare item) become ``PendingDecision`` rows for their owner.
 Locks: ``postbattle_run_apply`` locks the run row first, then each warband row (through the
 roster services), always in warband id order, so two runs touching the same warband serialise.
 
-Speed: each warband's sequence runs inside one ``roster_batch`` (one lock, one rating refresh,
-one version bump and one house-rule check for the whole sequence instead of one per roster
-change); the rows a run needs (fighters, snapshots, results, the rare items) are read once per
-run, not once per step. ``bench/bench_postbattle.py`` measures it (``bench/README.md``).
+Shape: read → decide → write. ``_apply`` locks the participants' warband rows and reads their
+whole rosters once; each warband's sequence runs inside one ``roster_batch`` given that roster,
+so the roster services change those instances in memory and the batch writes them when the
+sequence ends (one ``bulk_update`` per model, one rating refresh, one version bump, one
+house-rule check). ``bench/bench_postbattle.py`` measures it (``bench/README.md``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from rules.engine import (
     Dice,
     RulesError,
 )
-from warbands.models import Fighter, Warband
+from warbands.models import Fighter, HenchmanGroup
 from warbands.postbattle import (
     warband_snapshots,
 )
@@ -155,8 +156,11 @@ def postbattle_applied_notify(*, run_id: int) -> int:
 
 def _context(run: PostBattleRun) -> _Context:
     battle = run.battle
+    # Lock every participant (in id order, as every roster write does) before reading rosters,
+    # so nothing changes between the read and the sequence's writes.
     participants = list(
-        battle.participants.select_related("warband")
+        battle.participants.select_for_update(of=("warband",))
+        .select_related("warband__warband_type__pack")
         .prefetch_related(Prefetch("fighters", queryset=Fighter.objects.only("pk")))
         .order_by("warband_id")
     )
@@ -169,36 +173,44 @@ def _context(run: PostBattleRun) -> _Context:
     return _Context(battle, participants, out_of_action, kills, run.options or {})
 
 
-def _fighters_by_warband(warband_ids: list[int]) -> dict[int, list[Fighter]]:
-    """Every fighter of these warbands (two queries, skills included for the snapshots), as
-    each sequence starts from them."""
+def _rosters(
+    warband_ids: list[int],
+) -> tuple[dict[int, list[Fighter]], dict[int, list[HenchmanGroup]]]:
+    """Every fighter (skills included for the snapshots) and group of these warbands, by
+    warband id, in three queries: the instances the sequences change. A fighter's ``group`` is
+    his group's instance here, so a change to the group is seen through its members."""
+    groups: dict[int, list[HenchmanGroup]] = {pk: [] for pk in warband_ids}
+    by_pk: dict[int, HenchmanGroup] = {}
+    for group in (
+        HenchmanGroup.objects.filter(warband_id__in=warband_ids)
+        .select_related("fighter_type__race")
+        .order_by("pk")
+    ):
+        groups[group.warband_id].append(group)
+        by_pk[group.pk] = group
     fighters: dict[int, list[Fighter]] = {pk: [] for pk in warband_ids}
     for fighter in (
         Fighter.objects.filter(warband_id__in=warband_ids)
-        .select_related("group")  # the services read the fighter type themselves
+        .select_related("fighter_type__race", "hired_sword")
         .prefetch_related("skills")
         .order_by("pk")
     ):
+        if fighter.group_id is not None:
+            fighter.group = by_pk[fighter.group_id]
         fighters[fighter.warband_id].append(fighter)
-    return fighters
+    return fighters, groups
 
 
 def _apply(run: PostBattleRun) -> None:
     context = _context(run)
     ratings = {p.warband_id: p.rating_at_battle for p in context.participants}
     warbands = [participant.warband for participant in context.participants]
-    # Lock every participant (in id order, as every roster write does) before reading rosters,
-    # so nothing changes between the read and the sequence's writes.
-    list(
-        Warband.objects.select_for_update()
-        .filter(pk__in=[w.pk for w in warbands])
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
     # A warband's sequence never changes another participant's roster (a captive only becomes
     # a decision for his captor), so every "before" is read at once, before any sequence.
-    context.fighters = _fighters_by_warband([warband.pk for warband in warbands])
-    snapshots = warband_snapshots(warbands=warbands, fighters=context.fighters)
+    context.fighters, context.groups = _rosters([warband.pk for warband in warbands])
+    snapshots = warband_snapshots(
+        warbands=warbands, fighters=context.fighters, groups=context.groups
+    )
     results = PostBattleResult.objects.bulk_create(
         [
             PostBattleResult(run=run, warband=warband, snapshot_before=snapshots[warband.pk])

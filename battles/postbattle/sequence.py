@@ -26,7 +26,14 @@ from rules.engine.postbattle import (
     serious_injury,
 )
 from warbands import services as roster
-from warbands.models import EquipmentListEntry, Fighter, FighterType, LedgerEntry, Warband
+from warbands.models import (
+    EquipmentListEntry,
+    Fighter,
+    FighterType,
+    HenchmanGroup,
+    LedgerEntry,
+    Warband,
+)
 from warbands.postbattle import (
     fighter_lose_equipment,
 )
@@ -56,7 +63,9 @@ class _Context:
     out_of_action: dict[int, BattleEvent]  # target fighter id → the event
     kills_by: dict[int, int]  # actor fighter id → enemies put out of action
     options: dict
-    fighters: dict[int, list[Fighter]] = field(default_factory=dict)  # per warband, by pk
+    # The rosters read under the lock, per warband id (by pk): the instances the sequences change.
+    fighters: dict[int, list[Fighter]] = field(default_factory=dict)
+    groups: dict[int, list[HenchmanGroup]] = field(default_factory=dict)
 
 
 class _Sequence:
@@ -86,10 +95,14 @@ class _Sequence:
         self.tables = context.battle.campaign.tables or {}
 
     def run(self) -> None:
-        # One lock, one rating refresh, one version bump and one house-rule check for the whole
-        # sequence (the roster services below join the batch).
+        # The roster services below join the batch and change the rosters the apply read under
+        # its lock; the batch writes them once at the end (one bulk update per model, one
+        # rating refresh, one version bump, one house-rule check).
         # Without its own savepoint: any error fails the whole run (its transaction rolls back).
-        with roster.roster_batch(warband=self.warband, savepoint=False) as batch:
+        roster_read = (self.context.fighters[self.warband.pk], self.context.groups[self.warband.pk])
+        with roster.roster_batch(
+            warband=self.warband, savepoint=False, roster=roster_read
+        ) as batch:
             self.batch = batch
             self.missed_battles()
             self.injuries()
@@ -179,7 +192,6 @@ class _Sequence:
             )
 
     def _injury_characteristic(self, fighter: Fighter, effect: Effect) -> None:
-        fighter.refresh_from_db()
         delta = injury_characteristic_change(
             field=effect.field, current=getattr(fighter, effect.field), delta=effect.delta
         )
@@ -192,7 +204,6 @@ class _Sequence:
         """The second eye lost (before, or twice in one "multiple injuries") retires him."""
         if effect.rule != "blinded_in_one_eye":
             return False
-        fighter.refresh_from_db()
         seen = getattr(fighter, "blinded_now", 0) + sum(
             injury.get("code") == "blinded_in_one_eye" for injury in fighter.injuries
         )
@@ -288,10 +299,10 @@ class _Sequence:
             for f in self.batch.fighters
             if f.group_id is None and f.status in IN_ROSTER and f.advances_due > 0
         ]
-        open_choices = self._open_advance_choices()
+        groups = [group for group in self.batch.groups if group.advances_due > 0]
+        open_choices = self._open_advance_choices() if heroes or groups else {}
         for fighter in heroes:
             for _index in range(fighter.advances_due - open_choices.get(("f", fighter.pk), 0)):
-                fighter.refresh_from_db()
                 maximum = _race_maximum(fighter.fighter_type.race)
                 outcome = hero_advance(
                     dice=self.dice,
@@ -304,10 +315,8 @@ class _Sequence:
                     "advance", who=fighter.name, fighter_id=fighter.pk, result=outcome
                 )
                 self._take_advance(outcome, fighter=fighter)
-        groups = [group for group in self.batch.groups if group.advances_due > 0]
         for group in groups:
             for _index in range(group.advances_due - open_choices.get(("g", group.pk), 0)):
-                group.refresh_from_db()
                 increases: dict[str, int] = {}
                 for record in group.advances:
                     if record.get("characteristic"):
@@ -342,9 +351,7 @@ class _Sequence:
         limit = getattr(kind, "max_heroes", None)
         if not limit:
             return False
-        heroes = Fighter.objects.filter(
-            warband=self.warband, is_hero=True, status__in=IN_ROSTER
-        ).count()
+        heroes = sum(1 for f in self.batch.fighters if f.is_hero and f.status in IN_ROSTER)
         return heroes >= limit
 
     def _take_advance(self, outcome, *, fighter=None, group=None) -> None:
@@ -394,9 +401,11 @@ class _Sequence:
                 warband=self.warband,
                 group=group,
                 kind=PendingDecision.Kind.LADS_GOT_TALENT,
-                options=list(
-                    group.members.filter(status__in=IN_ROSTER).values_list("pk", flat=True)
-                ),
+                options=[
+                    member.pk
+                    for member in sorted(self.batch.fighters, key=lambda f: (-f.is_leader, f.pk))
+                    if member.group_id == group.pk and member.status in IN_ROSTER
+                ],
                 payload={
                     **base,
                     "skill_lists": _skill_list_options(self.warband),
@@ -430,10 +439,7 @@ class _Sequence:
             source=self.result,
         )
         self.result.finds_found = finds
-        if self.batch.fresh:  # the roster as the batch last read it, nothing changed since
-            size = sum(1 for f in self.batch.fighters if f.status in IN_ROSTER)
-        else:
-            size = Fighter.objects.filter(warband=self.warband, status__in=IN_ROSTER).count()
+        size = sum(1 for f in self.batch.fighters if f.status in IN_ROSTER)
         value = sell_finds(finds=finds, warband_size=max(1, size), **self._table("sell_finds"))
         roster.ledger_record(
             warband=self.warband,

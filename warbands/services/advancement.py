@@ -17,7 +17,15 @@ from ..models import (
     HenchmanGroup,
     Skill,
 )
-from .unit import finish_change, lock_warband, roster_atomic, roster_fighter, roster_holder
+from .unit import (
+    finish_change,
+    lock_warband,
+    roster_atomic,
+    roster_fighter,
+    roster_holder,
+    roster_members_set,
+    roster_save,
+)
 
 
 @roster_atomic
@@ -34,13 +42,13 @@ def fighter_add_experience(
     if fighter is not None:
         if fighter.fighter_type.can_gain_experience:
             fighter.experience = max(0, fighter.experience + amount)
-            fighter.save(update_fields=["experience"])
+            roster_save(locked, fighter, ["experience"])
         total = fighter.experience
     else:
         if group.fighter_type.can_gain_experience:
             group.experience = max(0, group.experience + amount)
-            group.save(update_fields=["experience"])
-            group.members.update(experience=group.experience)
+            roster_save(locked, group, ["experience"])
+            roster_members_set(locked, group, experience=group.experience)
         total = group.experience
     finish_change(locked)
     return total
@@ -83,12 +91,12 @@ def fighter_apply_profile_change(
     fighter, group = roster_holder(locked, fighter, group)
     if fighter is not None:
         _apply_change(fighter, fighter.fighter_type.race, characteristic, delta)
-        fighter.save(update_fields=[characteristic])
+        roster_save(locked, fighter, [characteristic])
         target = fighter
     else:
         value = _apply_change(group, group.fighter_type.race, characteristic, delta)
-        group.save(update_fields=[characteristic])
-        group.members.update(**{characteristic: value})
+        roster_save(locked, group, [characteristic])
+        roster_members_set(locked, group, **{characteristic: value})
         target = group
     finish_change(locked)
     return target
@@ -113,14 +121,14 @@ def fighter_add_advance(
     if characteristic:
         value = _apply_change(target, target.fighter_type.race, characteristic, delta)
         if group is not None:
-            group.members.update(**{characteristic: value})
+            roster_members_set(locked, group, **{characteristic: value})
     if skill is not None:
         if fighter is None:
             raise ValidationError(_("Henchmen do not learn skills."))
         _check_skill(fighter, skill)
         fighter.skills.add(skill)
     target.advances = [*target.advances, {**record, "at": timezone.now().isoformat()}]
-    target.save()
+    roster_save(locked, target, ["advances", *([characteristic] if characteristic else [])])
     finish_change(locked)
     return target
 

@@ -10,7 +10,16 @@ from django.utils.translation import gettext as _
 from ..models import Fighter, LedgerEntry
 from .hiring import roster_limits_check
 from .ledger import ledger_event
-from .unit import IN_ROSTER, finish_change, group_size, lock_warband, roster_atomic, roster_fighter
+from .unit import (
+    IN_ROSTER,
+    finish_change,
+    group_size,
+    lock_warband,
+    roster_atomic,
+    roster_fighter,
+    roster_flush,
+    roster_save,
+)
 
 
 @roster_atomic
@@ -27,7 +36,7 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
         lost += [item.equipment.name for item in group.equipment.select_related("equipment")]
     fighter.status = Fighter.Status.DEAD
     fighter.misses_battles = 0
-    fighter.save(update_fields=["status", "misses_battles"])
+    roster_save(locked, fighter, ["status", "misses_battles"])
     if group is not None and group_size(group) == 0:
         group.equipment.all().delete()
     ledger_event(
@@ -59,6 +68,8 @@ def fighter_set_status(
     if fighter.status == Fighter.Status.DEAD:
         raise ValidationError(_("%(name)s is dead.") % {"name": fighter.name})
     returning = fighter.status not in IN_ROSTER and status in IN_ROSTER
+    if returning:
+        roster_flush(locked)  # the checks below read the roster from the database
     if (
         returning
         and fighter.is_leader
@@ -75,8 +86,9 @@ def fighter_set_status(
         fighter.misses_battles = max(0, int(misses_battles))
     else:
         fighter.misses_battles = 0
-    fighter.save(update_fields=["status", "misses_battles", "is_leader"])
+    roster_save(locked, fighter, ["status", "misses_battles", "is_leader"])
     if returning:
+        roster_flush(locked)
         roster_limits_check(locked)  # a returning captive must still fit the roster
     finish_change(locked)
     return fighter
@@ -100,6 +112,6 @@ def fighter_add_injury(
     fighter.injuries = [*fighter.injuries, record]
     if special_rule and special_rule not in fighter.special_rules:
         fighter.special_rules = [*fighter.special_rules, special_rule]
-    fighter.save(update_fields=["injuries", "special_rules"])
+    roster_save(locked, fighter, ["injuries", "special_rules"])
     finish_change(locked)
     return fighter

@@ -25,9 +25,23 @@ def pack_settings(warband: Warband) -> dict[str, Any]:
 def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]]:
     """Set ``warband.rating`` (not saved) and save every fighter's and group's advances due
     that changed; returns the fighters and groups it read (advances due set)."""
-    settings = pack_settings(warband)
     fighters = list(warband.fighters.select_related("fighter_type", "hired_sword"))
     groups = list(warband.groups.all())
+    changed_fighters, changed_groups = roster_compute(warband, fighters, groups)
+    if changed_fighters:
+        Fighter.objects.bulk_update(changed_fighters, ["advances_due"])
+    if changed_groups:
+        HenchmanGroup.objects.bulk_update(changed_groups, ["advances_due"])
+    return fighters, groups
+
+
+def roster_compute(
+    warband: Warband, fighters: list[Fighter], groups: list[HenchmanGroup]
+) -> tuple[list[Fighter], list[HenchmanGroup]]:
+    """Set ``warband.rating`` and each row's advances due in memory, from the whole roster
+    given (fighters with ``fighter_type`` and ``hired_sword``); returns the fighters and the
+    groups whose advances due changed (nothing is saved)."""
+    settings = pack_settings(warband)
     warband.rating = roster_rating(
         (
             (
@@ -42,8 +56,7 @@ def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]
     )
     hero = hero_thresholds(settings)
     henchman = henchman_thresholds(settings)
-    _store_advances_due(
-        Fighter,
+    changed_fighters = _set_advances_due(
         fighters,
         lambda fighter: (
             _due(hero, True, fighter.hired_experience, fighter)
@@ -51,8 +64,8 @@ def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]
             else 0
         ),
     )
-    _store_advances_due(HenchmanGroup, groups, lambda group: _due(henchman, False, 0, group))
-    return fighters, groups
+    changed_groups = _set_advances_due(groups, lambda group: _due(henchman, False, 0, group))
+    return changed_fighters, changed_groups
 
 
 def _due(thresholds, hero: bool, start: int, row) -> int:
@@ -61,13 +74,12 @@ def _due(thresholds, hero: bool, start: int, row) -> int:
     )
 
 
-def _store_advances_due(model, rows: list, due_of: Callable[[Any], int]) -> None:
-    """Set each row's advances due; save (in one statement) those that changed."""
+def _set_advances_due(rows: list, due_of: Callable[[Any], int]) -> list:
+    """Set each row's advances due; returns those that changed."""
     changed = []
     for row in rows:
         due = due_of(row)
         if due != row.advances_due:
             row.advances_due = due
             changed.append(row)
-    if changed:
-        model.objects.bulk_update(changed, ["advances_due"])
+    return changed

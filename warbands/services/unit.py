@@ -13,7 +13,9 @@ Every roster service (``warbands.services.*`` and ``warbands.postbattle``) is bu
 
 Batching: ``with roster_batch(warband=w):`` runs many services on one warband as ONE change
 (one lock, one rating refresh, one version bump, one constraints check at the end); the
-post-battle sequence uses it.
+post-battle sequence uses it. Given the roster its caller already read under the lock
+(``roster=``), a batch reads nothing: the services work on those instances, and their writes
+(``roster_save``) go out as one ``bulk_update`` per model when the batch ends.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from annuminas.errors import Conflict
 
 from .. import constraints
 from ..models import Fighter, HenchmanGroup, Warband
-from .rating import roster_refresh
+from .rating import roster_compute, roster_refresh
 
 IN_ROSTER = Fighter.IN_ROSTER
 SYNCED_FIELDS = ("name", "notes", "treasury", "finds", "rating", "version", "updated_at")
@@ -51,23 +53,47 @@ class RosterBatch:
     check: bool = False  # the roster changed: run the house-rule constraints at the end
     fields: frozenset[str] = frozenset()  # warband columns written only in memory so far
     # The warband's fighters and groups as the last ``refresh()`` read them (advances due
-    # included); empty before the first refresh.
+    # included); empty before the first refresh. With a loaded roster: the caller's instances,
+    # which the services change in place.
     fighters: list[Fighter] = dataclass_field(default_factory=list)
     groups: list[HenchmanGroup] = dataclass_field(default_factory=list)
+    loaded: bool = False  # ``fighters`` and ``groups`` are the whole roster, read under the lock
+    # Rows changed in memory, by model: pk → (row, the fields to write when the batch ends).
+    pending: dict[type, dict[int, tuple[Any, set[str]]]] = dataclass_field(default_factory=dict)
 
     def refresh(self) -> int:
         """Recompute rating and every advances due now, unless nothing changed since the last
         time (a step that reads them mid-batch); returns the rating. The warband row itself is
         saved when the batch ends."""
-        if not self.fresh:
+        if self.fresh:
+            return self.warband.rating
+        if self.loaded:
+            fighters, groups = roster_compute(self.warband, self.fighters, self.groups)
+            for row in (*fighters, *groups):
+                self.note(row, ["advances_due"])
+        else:
             self.fighters, self.groups = roster_refresh(self.warband)
-            self.fresh = True
+        self.fresh = True
         return self.warband.rating
+
+    def note(self, row: Fighter | HenchmanGroup, fields: list[str]) -> None:
+        """Remember ``fields`` of this loaded row for the batch's one write."""
+        _, noted = self.pending.setdefault(type(row), {}).setdefault(row.pk, (row, set()))
+        noted.update(fields)
+
+    def flush(self) -> None:
+        """Write the rows changed in memory: one ``bulk_update`` per model."""
+        for model, rows in self.pending.items():
+            fields = sorted({name for _, noted in rows.values() for name in noted})
+            model.objects.bulk_update([row for row, _ in rows.values()], fields)
+        self.pending = {}
 
     def _close(self) -> None:
         if not self.changed:
+            self.flush()
             return
         self.refresh()
+        self.flush()
         self.warband.version += 1
         self.warband.save(update_fields=sorted({*self.fields, "rating", "version", "updated_at"}))
         if self.check:
@@ -93,7 +119,11 @@ def batch_holding(warband: Warband) -> RosterBatch | None:
 
 @contextmanager
 def roster_batch(
-    *, warband: Warband | int, expected_version: int | None = None, savepoint: bool = True
+    *,
+    warband: Warband | int,
+    expected_version: int | None = None,
+    savepoint: bool = True,
+    roster: tuple[list[Fighter], list[HenchmanGroup]] | None = None,
 ) -> Iterator[RosterBatch]:
     """Run many roster services on one warband as a single change.
 
@@ -104,6 +134,12 @@ def roster_batch(
     which does each ONCE (the rules see the roster as the batch leaves it). A step that must
     read the advances due mid-batch calls ``batch.refresh()``. A passed-in ``Warband``
     instance gets the new values at the end.
+
+    ``roster``: the caller already holds the lock on this very ``Warband`` instance (read with
+    its ``warband_type`` and pack) and read ALL its fighters (with ``fighter_type``, its race,
+    ``hired_sword`` and ``group`` set to these groups) and groups (with ``fighter_type`` and
+    race) under it. The batch then reads nothing: the services change those instances and their
+    fighter and group writes go out in one ``bulk_update`` per model when the batch ends.
 
     Any error inside rolls the whole batch back (services run without savepoints inside a
     batch, so a caught error cannot leave half a change behind). ``savepoint=False`` also
@@ -118,7 +154,12 @@ def roster_batch(
         yield current[pk]
         return
     with transaction.atomic(savepoint=savepoint and not current):
-        batch = RosterBatch(lock_warband(warband, expected_version))
+        if roster is not None and isinstance(warband, Warband):
+            check_version(warband, expected_version)
+            batch = RosterBatch(warband, fighters=list(roster[0]), groups=list(roster[1]))
+            batch.loaded = True
+        else:
+            batch = RosterBatch(lock_warband(warband, expected_version))
         token = _batches.set({**current, pk: batch})
         try:
             yield batch
@@ -213,10 +254,51 @@ def finish_change(warband: Warband, *, caller: Any = None, roster_changed: bool 
 # --- rows of the locked warband --------------------------------------------------------------
 
 
+def loaded_batch(warband: Warband | int) -> RosterBatch | None:
+    """The open batch of this warband if it holds the roster in memory (``roster=``)."""
+    batch = current_batch(warband)
+    return batch if batch is not None and batch.loaded else None
+
+
 def roster_row(locked: Warband, model, row_or_pk, related: tuple[str, ...]):
     """The row (or id) of ``model`` as a row of the locked warband, or ``None``."""
     pk = row_or_pk.pk if isinstance(row_or_pk, model) else row_or_pk
+    batch = loaded_batch(locked)
+    if batch is not None:
+        rows = batch.fighters if model is Fighter else batch.groups
+        return next((row for row in rows if row.pk == pk), None)
     return model.objects.select_related(*related).filter(pk=pk, warband=locked).first()
+
+
+def roster_save(locked: Warband, row: Fighter | HenchmanGroup, fields: list[str]) -> None:
+    """Save these fields of a fighter or group of the locked warband: at once, or with the
+    batch's one write when the batch holds the roster in memory."""
+    batch = loaded_batch(locked)
+    if batch is not None:
+        batch.note(row, fields)
+    else:
+        row.save(update_fields=fields)
+
+
+def roster_flush(locked: Warband) -> None:
+    """Write what a batch holds in memory before reading the roster back from the database."""
+    batch = loaded_batch(locked)
+    if batch is not None:
+        batch.flush()
+
+
+def roster_members_set(locked: Warband, group: HenchmanGroup, **values: Any) -> None:
+    """Give every member of the group (in the roster or not) these values, as a group's
+    shared profile and experience require."""
+    batch = loaded_batch(locked)
+    if batch is None:
+        group.members.update(**values)
+        return
+    for fighter in batch.fighters:
+        if fighter.group_id == group.pk:
+            for name, value in values.items():
+                setattr(fighter, name, value)
+            batch.note(fighter, list(values))
 
 
 def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
@@ -249,4 +331,7 @@ def roster_holder(locked: Warband, fighter, group) -> tuple[Fighter | None, Henc
 
 def group_size(group: HenchmanGroup) -> int:
     """Members of the group still in the roster."""
+    batch = loaded_batch(group.warband_id)
+    if batch is not None:
+        return sum(1 for f in batch.fighters if f.group_id == group.pk and f.status in IN_ROSTER)
     return group.members.filter(status__in=IN_ROSTER).count()
