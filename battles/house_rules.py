@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, F
 from django.utils.translation import gettext as _
+
+from warbands.models import Fighter
 
 from .models import CAMPAIGN_TABLES, OPTIONAL_RULES, Campaign
 from .roster import fighter_type_counts, hired_swords_in
@@ -166,14 +168,34 @@ def _restricts_types(campaign) -> bool:
 
 
 def roster_facts(warband, *, count_types: bool = True, swords: bool = True) -> RosterFacts:
+    fighters = getattr(warband, ROSTER_IN_MEMORY, None)
+    if fighters is None:
+        counts = fighter_type_counts(warband) if count_types else {}
+        hired = hired_swords_in(warband) if swords else {}
+    else:  # the roster as the post-battle apply holds it (``house_rules_inputs_attach``)
+        counts, hired = _roster_in_memory_facts(fighters)
     return RosterFacts(
         name=warband.name,
         rating=warband.rating,
         warband_type_id=warband.warband_type_id,
         warband_type_name=warband.warband_type.name,
-        fighter_type_counts=fighter_type_counts(warband) if count_types else {},
-        hired_swords=hired_swords_in(warband) if swords else {},
+        fighter_type_counts=counts if count_types else {},
+        hired_swords=hired if swords else {},
     )
+
+
+def _roster_in_memory_facts(fighters: list) -> tuple[dict[str, int], dict[str, str]]:
+    """``fighter_type_counts`` and ``hired_swords_in`` of fighters held in memory."""
+    counts: dict[str, int] = {}
+    hired: dict[str, str] = {}
+    for fighter in fighters:
+        if fighter.status not in Fighter.IN_ROSTER:
+            continue
+        kind = fighter.fighter_type
+        counts[kind.name] = counts.get(kind.name, 0) + 1
+        if fighter.hired_sword_id:
+            hired[kind.slug] = kind.name
+    return counts, hired
 
 
 def check_warband(warband, campaigns: Iterable) -> None:
@@ -193,18 +215,43 @@ def validate_warband_in_campaigns(warband) -> None:
     """The validator registered with ``warbands.constraints``: the active campaigns only.
 
     It runs on every roster change, so it reads only what the campaigns' rules need: one query
-    in the common case (no type restriction, no copy limit)."""
-    campaigns = (
-        Campaign.objects.filter(
-            memberships__warband=warband,
-            memberships__active=True,
-            state__in=[Campaign.State.OPEN, Campaign.State.RUNNING],
-            archived=False,
-        )
-        .annotate(allowed_type_count=Count("allowed_warband_types", distinct=True))
-        .distinct()
-    )
+    in the common case (no type restriction, no copy limit), none for a warband given its
+    inputs by ``house_rules_inputs_attach``."""
+    campaigns = getattr(warband, CAMPAIGNS_IN_PLAY, None)
+    if campaigns is None:
+        campaigns = _campaigns_in_play().filter(memberships__warband=warband).distinct()
     check_warband(warband, campaigns)
+
+
+# Set by ``house_rules_inputs_attach`` on a warband instance: what the check reads otherwise.
+CAMPAIGNS_IN_PLAY = "campaigns_in_play"
+ROSTER_IN_MEMORY = "roster_in_memory"
+
+
+def _campaigns_in_play():
+    return Campaign.objects.filter(
+        memberships__active=True,
+        state__in=[Campaign.State.OPEN, Campaign.State.RUNNING],
+        archived=False,
+    ).annotate(allowed_type_count=Count("allowed_warband_types", distinct=True))
+
+
+def house_rules_inputs_attach(warbands: list, fighters: dict[int, list]) -> None:
+    """Read the campaigns in play of several locked warbands in one query, and give each
+    warband instance them and its roster as held in memory (``fighters`` per warband id, the
+    very instances its writes change), so checking them reads nothing more. The post-battle
+    apply uses it: it checks every participant once, at the end of its sequence."""
+    by_warband: dict[int, list[Campaign]] = {warband.pk: [] for warband in warbands}
+    for campaign in (
+        _campaigns_in_play()
+        .filter(memberships__warband_id__in=list(by_warband))
+        .annotate(member_warband_id=F("memberships__warband_id"))
+    ):
+        if all(c.pk != campaign.pk for c in by_warband[campaign.member_warband_id]):
+            by_warband[campaign.member_warband_id].append(campaign)
+    for warband in warbands:
+        setattr(warband, CAMPAIGNS_IN_PLAY, by_warband[warband.pk])
+        setattr(warband, ROSTER_IN_MEMORY, fighters[warband.pk])
 
 
 # --- the values an organiser sets ----------------------------------------------------------------

@@ -36,6 +36,7 @@ from warbands.postbattle import (
     warband_snapshots,
 )
 
+from ..house_rules import house_rules_inputs_attach
 from ..models import (
     Battle,
     BattleEvent,
@@ -211,6 +212,8 @@ def _apply(run: PostBattleRun) -> None:
     snapshots = warband_snapshots(
         warbands=warbands, fighters=context.fighters, groups=context.groups
     )
+    # Each batch checks its warband's house rules once, at its end: their inputs read here.
+    house_rules_inputs_attach(warbands, context.fighters)
     results = PostBattleResult.objects.bulk_create(
         [
             PostBattleResult(run=run, warband=warband, snapshot_before=snapshots[warband.pk])
