@@ -8,27 +8,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from annuminas.errors import Conflict
-from rules.presenters import CODE_LABELS, present_result
 
 from . import access
 from .models import Battle, Job, PendingDecision, PostBattleRun, Round
 from .postbattle import battle_resolve_start, battle_revert, decision_answer, round_resolve_start
-
-STEP_TITLES = {
-    "missed": gettext_noop("Missed the battle"),
-    "injury": gettext_noop("Injuries"),
-    "retired": gettext_noop("Retired"),
-    "experience": gettext_noop("Experience"),
-    "advance": gettext_noop("Advances"),
-    "exploration": gettext_noop("Exploration"),
-    "sell_finds": gettext_noop("Finds sold"),
-    "rare_items": gettext_noop("Rare items"),
-    "rating": gettext_noop("Warband rating"),
-}
+from .postbattle_presenters import Names, present_decision, present_steps
 
 
 def _battle(request: HttpRequest, pk: int) -> Battle:
@@ -40,17 +27,6 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
 def _error(request: HttpRequest, error: Exception) -> None:
     for message in getattr(error, "messages", None) or [str(getattr(error, "detail", error))]:
         messages.error(request, message)
-
-
-def _present(result) -> dict:
-    steps = []
-    for step in result.steps:
-        entry = dict(step)
-        entry["title"] = _(STEP_TITLES.get(step["step"], step["step"]))
-        if "result" in entry:
-            entry["result"] = present_result(entry["result"])
-        steps.append(entry)
-    return {"result": result, "steps": steps}
 
 
 @login_required
@@ -67,21 +43,17 @@ def battle_postbattle(request: HttpRequest, pk: int) -> HttpResponse:
     results = []
     decisions = []
     if run is not None:
-        results = [
-            _present(result)
-            for result in run.results.select_related("warband", "warband__owner").order_by(
-                "warband__name"
-            )
-        ]
-        decisions = list(
+        rows = list(
+            run.results.select_related("warband", "warband__owner").order_by("warband__name")
+        )
+        pending = list(
             PendingDecision.objects.filter(
                 result__run=run, warband__owner=request.user
             ).select_related("fighter", "group", "warband")
         )
-        for decision in decisions:
-            decision.choices = [
-                (option, str(CODE_LABELS.get(option, option))) for option in decision.options
-            ]
+        names = Names.load(pending, (step for row in rows for step in row.steps))
+        results = [{"result": row, "steps": present_steps(row.steps, names)} for row in rows]
+        decisions = [present_decision(decision, names) for decision in pending]
     own_warbands = [
         item["result"].warband
         for item in results
