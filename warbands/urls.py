@@ -11,6 +11,11 @@ urlpatterns = [
     path("warbands/<id:pk>/delete/", views.warband_delete, name="warband-delete"),
     path("warbands/<id:pk>/hire/", views.warband_hire, name="warband-hire"),
     path("warbands/<id:pk>/hire/preview/", views.warband_hire_preview, name="warband-hire-preview"),
+    path(
+        "warbands/<id:pk>/hired-swords/hire/",
+        views.hiring.warband_hired_sword_hire,
+        name="warband-hired-sword-hire",
+    ),
     path("warbands/<id:pk>/buy/", views.warband_buy, name="warband-buy"),
     path("warbands/<id:pk>/buy/preview/", views.warband_buy_preview, name="warband-buy-preview"),
     path(

@@ -1,20 +1,35 @@
-"""Hiring (the dialog and its price preview) and a fighter or group leaving the roster."""
+"""Hiring (the dialog and its price preview), hiring a hired sword (its own dialog, a full page
+without JavaScript) and a fighter, hired sword or group leaving the roster."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annuminas.api.errors import Conflict
 
 from .. import services
-from ..forms import HireForm
-from ..models import Fighter, HenchmanGroup, SpecialRule, Warband
-from ..presentation import fighter_type_choices
+from ..forms import HireForm, VersionedForm
+from ..limits import NAME_MAX_LENGTH
+from ..models import Fighter, HenchmanGroup, HiredSword, SpecialRule, Warband
+from ..presentation import fighter_type_choices, profile_rows
+from ..services.hired_swords import hired_sword_hire, hired_sword_leave
 from ._common import confirmation, owned_warband, perform
+
+# The campaign states whose house rules bind a roster (battles' Campaign.State OPEN, RUNNING;
+# this app imports no other app, the constraint itself lives in battles.house_rules).
+BINDING_CAMPAIGN_STATES = ("open", "running")
+ALL_HIRED_SWORDS = "all"
 
 
 def _hire_quote(warband: Warband, form: HireForm) -> dict:
@@ -89,6 +104,162 @@ def warband_hire_preview(request, pk):
     return render(request, "warbands/_quote.html", {"quote": _hire_quote(warband, form)})
 
 
+class HiredSwordHireForm(VersionedForm):
+    hired_sword = forms.ModelChoiceField(
+        label=gettext_lazy("Hired sword"),
+        queryset=HiredSword.objects.none(),
+        error_messages={"required": gettext_lazy("Choose a hired sword.")},
+    )
+    name = forms.CharField(
+        label=gettext_lazy("Name (empty: the sword's own)"),
+        max_length=NAME_MAX_LENGTH,
+        required=False,
+    )
+
+    def __init__(self, *args, warband: Warband, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["hired_sword"].queryset = _pack_swords(warband)
+
+
+def _pack_swords(warband: Warband):
+    """The hired swords of the warband's own content pack."""
+    return HiredSword.objects.filter(
+        fighter_type__warband_type__pack_id=warband.warband_type.pack_id
+    ).select_related("fighter_type")
+
+
+def _forbidding_campaigns(warband: Warband) -> list[tuple[str, object]]:
+    """(name, forbidden) of the campaigns whose house rules bind the roster and forbid swords."""
+    rows = (
+        warband.campaign_memberships.filter(
+            active=True,
+            campaign__state__in=BINDING_CAMPAIGN_STATES,
+            campaign__archived=False,
+        )
+        .values_list("campaign__name", "campaign__hired_swords_forbidden")
+        .distinct()
+    )
+    return [(name, forbidden) for name, forbidden in rows if forbidden]
+
+
+def _unavailable_because(sword: HiredSword, warband: Warband, *, serving: int, campaigns) -> list:
+    """Why the service would refuse this sword now, in words (it still decides on the hire)."""
+    fighter_type = sword.fighter_type
+    reasons = []
+    if not sword.may_serve(warband.warband_type):
+        reasons.append(
+            _("It does not serve a %(type)s warband.") % {"type": warband.warband_type.name}
+        )
+    most = fighter_type.max_count or 1
+    if serving >= most:
+        reasons.append(
+            ngettext(
+                "Already hired: a warband may hire %(counter)s at most.",
+                "Already hired: a warband may hire %(counter)s at most.",
+                most,
+            )
+            % {"counter": most}
+        )
+    reasons.extend(
+        _("The campaign %(campaign)s forbids it.") % {"campaign": name}
+        for name, forbidden in campaigns
+        if forbidden == ALL_HIRED_SWORDS or sword.slug in forbidden
+    )
+    if fighter_type.cost > warband.treasury:
+        reasons.append(
+            _("The treasury is short: the fee is %(fee)s co, the treasury holds %(treasury)s co.")
+            % {"fee": fighter_type.cost, "treasury": warband.treasury}
+        )
+    return reasons
+
+
+def hired_sword_rows(warband: Warband) -> list[dict]:
+    """Every hired sword of the pack: its terms in words and why it cannot be hired now."""
+    swords = list(
+        _pack_swords(warband).prefetch_related(
+            "allowed_warband_types",
+            "excluded_warband_types",
+            "equipment",
+            "fighter_type__skill_lists",
+        )
+    )
+    serving = dict(
+        warband.fighters.filter(status__in=Fighter.IN_ROSTER, hired_sword__isnull=False)
+        .order_by()
+        .values_list("hired_sword")
+        .annotate(n=Count("pk"))
+    )
+    campaigns = _forbidding_campaigns(warband)
+    slugs = {slug for sword in swords for slug in sword.fighter_type.special_rules or []}
+    rules = {rule.slug: rule for rule in SpecialRule.objects.filter(slug__in=slugs)}
+    rows = []
+    for sword in swords:
+        fighter_type = sword.fighter_type
+        reasons = _unavailable_because(
+            sword, warband, serving=serving.get(sword.pk, 0), campaigns=campaigns
+        )
+        rows.append(
+            {
+                "sword": sword,
+                "profile": profile_rows(fighter_type, fighter_type),
+                "equipment": [item.name for item in sword.equipment.all()],
+                "skill_lists": [skills.name for skills in fighter_type.skill_lists.all()],
+                "rules": [
+                    {"name": rules[slug].name, "description": rules[slug].description}
+                    if slug in rules
+                    else {"name": slug.replace("-", " ").capitalize(), "description": ""}
+                    for slug in fighter_type.special_rules or []
+                ],
+                "unavailable": reasons,
+            }
+        )
+    return rows
+
+
+def _hired_sword_dialog(request, warband: Warband, form: HiredSwordHireForm) -> HttpResponse:
+    """The dialog (htmx) or, without JavaScript, a page of its own in the sheet's frame."""
+    partial = request.headers.get("HX-Request") == "true"
+    context = {
+        "warband": warband,
+        "form": form,
+        "swords": hired_sword_rows(warband),
+        "page": not partial,
+    }
+    if partial:
+        return render(request, "warbands/_hired_sword_dialog.html", context)
+    body = render_to_string("warbands/_hired_sword_dialog.html", context, request=request)
+    return render(request, "warbands/sheet.html", {"warband": warband, "sheet_body": body})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def warband_hired_sword_hire(request, pk):
+    """Hire a hired sword through ``hired_sword_hire``; a refusal is shown in the dialog."""
+    warband = owned_warband(request, pk)
+    form = HiredSwordHireForm(request.POST or None, warband=warband)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            hired = hired_sword_hire(
+                warband=warband,
+                hired_sword=data["hired_sword"],
+                name=data["name"],
+                expected_version=data["version"],
+            )
+        except Conflict as exc:
+            form.add_error(None, str(exc.detail))
+        except ValidationError as exc:
+            form.add_error(None, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Hired %(name)s.") % {"name": hired.name})
+            sheet = reverse("warband-sheet", args=[pk])
+            if request.headers.get("HX-Request") == "true":
+                return HttpResponse(status=204, headers={"HX-Redirect": sheet})
+            return redirect(sheet)
+        warband.refresh_from_db()
+    return _hired_sword_dialog(request, warband, form)
+
+
 @login_required
 @require_POST
 def warband_fighter_action(request, pk, fighter_pk, operation):
@@ -105,6 +276,8 @@ def warband_fighter_action(request, pk, fighter_pk, operation):
         "retire": (services.fighter_retire, _("%(name)s retired.")),
         "lead": (services.fighter_make_leader, _("%(name)s now leads the warband.")),
     }
+    if fighter.hired_sword_id is not None:
+        actions["dismiss"] = (hired_sword_leave, _("%(name)s has left the warband."))
     if operation not in actions:
         raise Http404
     service, message = actions[operation]
@@ -118,7 +291,16 @@ def warband_fighter_action(request, pk, fighter_pk, operation):
 
 def _confirm_leaving(request, warband: Warband, fighter: Fighter, operation: str):
     names = {"name": fighter.name}
-    if operation == "dismiss" and fighter.group_id is not None:
+    if operation == "dismiss" and fighter.hired_sword_id is not None:
+        question = (
+            _(
+                "Let %(name)s go? The hired sword leaves the warband for good with his own "
+                "equipment: his fee is not refunded; what the warband gave him goes to the stash."
+            )
+            % names
+        )
+        label = _("Let him go")
+    elif operation == "dismiss" and fighter.group_id is not None:
         question = _(
             "Remove %(name)s from %(group)s? He leaves the warband for good: his hire cost is "
             "not refunded; his share of the equipment goes to the stash."
