@@ -8,13 +8,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annuminas.converters import parse_id
-from rules.presenters import present_result
 
 from .. import access
 from ..models import Battle, Job, PendingDecision, PostBattleRun, Round
@@ -24,6 +23,7 @@ from ..postbattle import (
     decision_answer,
     round_resolve_start,
 )
+from ..postbattle_presenters import Names, answer_text, option_labels, present_steps
 
 
 class JobSerializer(serializers.ModelSerializer):
@@ -69,14 +69,36 @@ class DecisionSerializer(serializers.ModelSerializer):
     group_name = serializers.CharField(
         source="group.name", default=None, read_only=True, allow_null=True
     )
+    kind_label = serializers.CharField(source="get_kind_display", read_only=True)
+    option_labels = serializers.SerializerMethodField(
+        help_text=gettext_lazy(
+            "Each option in words, in the caller's language: a skill's or an item's name, a "
+            "henchman's name and type, a characteristic's name."
+        )
+    )
+    answer_text = serializers.SerializerMethodField(
+        help_text=gettext_lazy("What was decided, in words (or that the decision waits).")
+    )
     answer_url = serializers.SerializerMethodField()
 
     class Meta:
         model = PendingDecision
         fields = [
-            "id", "kind", "status", "warband", "fighter", "fighter_name", "group", "group_name",
-            "options", "payload", "choice", "answered_at", "answer_url",
+            "id", "kind", "kind_label", "status", "warband", "fighter", "fighter_name", "group",
+            "group_name", "options", "option_labels", "payload", "choice", "answer_text",
+            "answered_at", "answer_url",
         ]  # fmt: skip
+
+    def _names(self, decision: PendingDecision) -> Names:
+        # A list passes the names of all its decisions in the context (one query per table).
+        return self.context.get("names") or Names.load([decision])
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_option_labels(self, decision: PendingDecision) -> dict[str, str]:
+        return option_labels(decision, self._names(decision))
+
+    def get_answer_text(self, decision: PendingDecision) -> str:
+        return answer_text(decision, self._names(decision))
 
     def get_answer_url(self, decision: PendingDecision) -> str:
         return reverse("api-decision-answer", args=[decision.pk])
@@ -172,7 +194,9 @@ class BattlePostBattleView(APIView):
         runs = (
             PostBattleRun.objects.filter(battle=battle)
             .select_related("faces_typed_by")
-            .prefetch_related("results__warband", "results__decisions__fighter")
+            .prefetch_related(
+                "results__warband", "results__decisions__fighter", "results__decisions__group"
+            )
             .order_by("-pk")
         )
         return Response(
@@ -199,21 +223,17 @@ class BattlePostBattleView(APIView):
 
 
 def _result_data(result) -> dict:
-    steps = []
-    for step in result.steps:
-        entry = dict(step)
-        if "result" in entry:
-            entry["result"] = present_result(entry["result"])
-        steps.append(entry)
+    decisions = list(result.decisions.all())
+    names = Names.load(decisions, result.steps)
     return {
         "warband": result.warband_id,
         "warband_name": result.warband.name,
         "experience_gained": result.experience_gained,
         "finds_found": result.finds_found,
         "gold_gained": result.gold_gained,
-        "steps": steps,
+        "steps": present_steps(result.steps, names),
         "rolls": result.rolls,
-        "decisions": DecisionSerializer(result.decisions.all(), many=True).data,
+        "decisions": DecisionSerializer(decisions, many=True, context={"names": names}).data,
     }
 
 
@@ -236,7 +256,9 @@ class DecisionListView(APIView):
         wanted = request.query_params.get("status", "open")
         if wanted != "all":
             decisions = decisions.filter(Q(status=wanted))
-        return Response(DecisionSerializer(decisions.order_by("pk")[:200], many=True).data)
+        decisions = list(decisions.order_by("pk")[:200])
+        context = {"names": Names.load(decisions)}
+        return Response(DecisionSerializer(decisions, many=True, context=context).data)
 
 
 class DecisionAnswerView(APIView):
