@@ -8,9 +8,16 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from warbands.models import WarbandType
+from warbands.models import HiredSword, WarbandType
 
-from .house_rules import HOUSE_RULE_FIELDS, NUMBER_BOUNDS, TEXT_MAX_LENGTH, house_rules_clean
+from .house_rules import (
+    ALL_HIRED_SWORDS,
+    HIRED_SWORDS_FORBIDDEN,
+    HOUSE_RULE_FIELDS,
+    NUMBER_BOUNDS,
+    TEXT_MAX_LENGTH,
+    house_rules_clean,
+)
 from .models import OPTIONAL_RULES, SCENARIOS, BattleEvent, Campaign, Round
 from .presets import DEFAULT_PRESET, PRESET_CHOICES
 from .round_schedule import round_dates_check
@@ -35,6 +42,14 @@ def _house_rule_number(name: str, label, **kwargs) -> forms.IntegerField:
 def _house_rule_text(name: str, label) -> forms.CharField:
     widget = forms.TextInput(attrs={"maxlength": TEXT_MAX_LENGTH[name]})
     return forms.CharField(label=label, widget=widget, required=False)
+
+
+class DomainCheckedChoices(forms.MultipleChoiceField):
+    """Checkboxes whose values the domain checks (``house_rules_clean``), so a value that is
+    not offered gets the same message as in the API, not the field's own."""
+
+    def valid_value(self, value) -> bool:
+        return True
 
 
 class CampaignForm(forms.Form):
@@ -82,6 +97,11 @@ class CampaignForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    hired_swords_forbidden = DomainCheckedChoices(
+        label=_("Hired swords forbidden"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     table_size = _house_rule_text("table_size", _("Table size"))
     game_length = _house_rule_text("game_length", _("Game length"))
     tables = forms.CharField(
@@ -95,6 +115,11 @@ class CampaignForm(forms.Form):
         self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
             playable=True
         ).order_by("name")
+        swords = HiredSword.objects.values_list("fighter_type__slug", "fighter_type__name")
+        self.fields[HIRED_SWORDS_FORBIDDEN].choices = [
+            (ALL_HIRED_SWORDS, _("No hired swords")),
+            *swords,
+        ]
         for slot in range(1, TIE_BREAKER_SLOTS + 1):
             self.fields[f"tie_breaker_{slot}"] = forms.ChoiceField(
                 label=_("Tie-breaker %(number)s") % {"number": slot},
@@ -111,6 +136,11 @@ class CampaignForm(forms.Form):
         order = [data.get(f"tie_breaker_{n}") for n in range(1, TIE_BREAKER_SLOTS + 1)]
         return [name for name in order if name] or list(DEFAULT_TIE_BREAKERS)
 
+    def clean_hired_swords_forbidden(self) -> str | list[str]:
+        """With "No hired swords" checked every sword is forbidden, whatever else is checked."""
+        chosen = self.cleaned_data[HIRED_SWORDS_FORBIDDEN]
+        return ALL_HIRED_SWORDS if ALL_HIRED_SWORDS in chosen else chosen
+
     def clean(self):
         """The house rules and the scoring given, checked by the domain
         (``house_rules_clean``): the same messages as the API and the services, on the fields."""
@@ -120,6 +150,8 @@ class CampaignForm(forms.Form):
             for name in (*HOUSE_RULE_FIELDS, *BONUS_FIELDS)
             if data.get(name) not in (None, "")
         }
+        if HIRED_SWORDS_FORBIDDEN in data:
+            given[HIRED_SWORDS_FORBIDDEN] = data[HIRED_SWORDS_FORBIDDEN]
         if data.get("no_rating_cap"):
             given.pop("rating_cap", None)
         try:
@@ -150,6 +182,7 @@ class CampaignForm(forms.Form):
             rules["rating_cap"] = None
         rules.update({name: data[name] for name in BONUS_FIELDS if data.get(name) is not None})
         rules["tie_breakers"] = self.tie_breakers()
+        rules[HIRED_SWORDS_FORBIDDEN] = data[HIRED_SWORDS_FORBIDDEN]
         return rules
 
     @classmethod
@@ -167,6 +200,10 @@ class CampaignForm(forms.Form):
             if slot <= TIE_BREAKER_SLOTS:
                 initial[f"tie_breaker_{slot}"] = name
         initial["allowed_warband_types"] = list(campaign.allowed_warband_types.all())
+        forbidden = campaign.hired_swords_forbidden or []
+        initial[HIRED_SWORDS_FORBIDDEN] = (
+            [ALL_HIRED_SWORDS] if forbidden == ALL_HIRED_SWORDS else list(forbidden)
+        )
         return initial
 
 
