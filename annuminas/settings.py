@@ -295,6 +295,7 @@ SPECTACULAR_SETTINGS = {
         "FighterStatusEnum": "warbands.models.Fighter.Status",
         "BattleStatusEnum": "battles.models.Battle.Status",
         "BattleEventKindEnum": "battles.models.BattleEvent.Kind",
+        "MembershipRoleEnum": "battles.models.Membership.Role",
         "AttackKindEnum": [("melee", "melee"), ("shooting", "shooting")],
     },
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -77,8 +78,13 @@ class HiredSwordSerializer(serializers.ModelSerializer):
         return profile_of(obj.fighter_type)
 
 
+@extend_schema_field(OpenApiTypes.STR)
+class HiredSwordSlugField(serializers.SlugRelatedField):
+    """A hired sword named by its fighter type's slug (``montaraz-errante``)."""
+
+
 class HiredSwordHireSerializer(serializers.Serializer):
-    hired_sword = serializers.SlugRelatedField(
+    hired_sword = HiredSwordSlugField(
         slug_field="fighter_type__slug", queryset=HiredSword.objects.all()
     )
     name = serializers.CharField(
