@@ -35,6 +35,7 @@ from warbands.models import Fighter, HenchmanGroup
 from warbands.postbattle import (
     warband_snapshots,
 )
+from warbands.services.unit import roster_batches
 
 from ..house_rules import house_rules_inputs_attach
 from ..models import (
@@ -202,6 +203,23 @@ def _rosters(
     return fighters, groups
 
 
+def _sequence_run(run, context: _Context, participant, result, ratings: dict) -> None:
+    warband = participant.warband
+    faces = (run.faces or {}).get(str(warband.pk))
+    dice = Dice(faces=faces) if faces else Dice(seed=_warband_seed(run.seed, warband.pk))
+    enemies = [rating for wid, rating in ratings.items() if wid != warband.pk]
+    sequence = _Sequence(
+        context=context,
+        participant=participant,
+        result=result,
+        dice=dice,
+        enemy_rating=max(enemies) if enemies else participant.rating_at_battle,
+    )
+    sequence.run()
+    result.steps = sequence.recorder.steps
+    result.rolls = [roll.to_dict() for roll in dice.record]
+
+
 def _apply(run: PostBattleRun) -> None:
     context = _context(run)
     ratings = {p.warband_id: p.rating_at_battle for p in context.participants}
@@ -220,23 +238,13 @@ def _apply(run: PostBattleRun) -> None:
             for warband in warbands
         ]
     )
-    for participant, result in zip(context.participants, results, strict=True):
-        warband = participant.warband
-        faces = (run.faces or {}).get(str(warband.pk))
-        dice = Dice(faces=faces) if faces else Dice(seed=_warband_seed(run.seed, warband.pk))
-        enemies = [rating for wid, rating in ratings.items() if wid != warband.pk]
-        sequence = _Sequence(
-            context=context,
-            participant=participant,
-            result=result,
-            dice=dice,
-            enemy_rating=max(enemies) if enemies else participant.rating_at_battle,
-        )
-        sequence.run()
-        result.steps = sequence.recorder.steps
-        result.rolls = [roll.to_dict() for roll in dice.record]
-    # The versions as the sequences left them: every write to these warbands in this run goes
-    # through their batches, which set each instance's final version when they close.
+    # Decide: every sequence changes the rosters in memory (the batches hold them) …
+    rosters = [(w, context.fighters[w.pk], context.groups[w.pk]) for w in warbands]
+    with roster_batches(rosters=rosters):
+        for participant, result in zip(context.participants, results, strict=True):
+            _sequence_run(run, context, participant, result, ratings)
+    # … and the batches wrote them together when they closed (one bulk update per model),
+    # setting each warband instance's final version.
     for warband, result in zip(warbands, results, strict=True):
         result.version_after = warband.version
     PostBattleResult.objects.bulk_update(

@@ -95,9 +95,9 @@ class _Sequence:
         self.tables = context.battle.campaign.tables or {}
 
     def run(self) -> None:
-        # The roster services below join the batch and change the rosters the apply read under
-        # its lock; the batch writes them once at the end (one bulk update per model, one
-        # rating refresh, one version bump, one house-rule check).
+        # The roster services below join the batch (the apply's ``roster_batches``) and change
+        # the roster the apply read under its lock, in memory; the batch writes it at the end
+        # (bulk updates, one rating refresh, one version bump, one house-rule check).
         # Without its own savepoint: any error fails the whole run (its transaction rolls back).
         roster_read = (self.context.fighters[self.warband.pk], self.context.groups[self.warband.pk])
         with roster.roster_batch(

@@ -16,7 +16,7 @@ from tests.battles.test_postbattle import fight, leader, out_of_action
 
 pytestmark = pytest.mark.django_db
 
-BUDGET = {"postgresql": 26, "sqlite": 26}  # statements per battle; the target is 20
+BUDGET = {"postgresql": 23, "sqlite": 23}  # statements per battle; the target is 20
 
 
 def test_one_battle_applies_within_its_statement_budget(make_league):

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
@@ -83,9 +84,7 @@ class RosterBatch:
 
     def flush(self) -> None:
         """Write the rows changed in memory: one ``bulk_update`` per model."""
-        for model, rows in self.pending.items():
-            fields = sorted({name for _, noted in rows.values() for name in noted})
-            model.objects.bulk_update([row for row, _ in rows.values()], fields)
+        _bulk_write(self.pending)
         self.pending = {}
 
     def _close(self) -> None:
@@ -98,6 +97,35 @@ class RosterBatch:
         self.warband.save(update_fields=sorted({*self.fields, "rating", "version", "updated_at"}))
         if self.check:
             constraints.check(warband=self.warband)
+
+
+def _bulk_write(pending: dict[type, dict[int, tuple[Any, set[str]]]]) -> None:
+    for model, rows in pending.items():
+        fields = sorted({name for _, noted in rows.values() for name in noted})
+        model.objects.bulk_update([row for row, _ in rows.values()], fields)
+
+
+def _close_together(batches: list[RosterBatch]) -> None:
+    """End several loaded batches with one write: one ``bulk_update`` for the fighters, the
+    groups and the warband rows of them all, then each changed warband's house rules."""
+    changed = [batch for batch in batches if batch.changed]
+    now = timezone.now()
+    for batch in changed:
+        batch.refresh()
+        batch.warband.version += 1
+        batch.warband.updated_at = now
+    pending: dict[type, dict[int, tuple[Any, set[str]]]] = {}
+    for batch in batches:
+        for model, rows in batch.pending.items():
+            pending.setdefault(model, {}).update(rows)
+        batch.pending = {}
+    _bulk_write(pending)
+    if changed:
+        fields = {"rating", "version", "updated_at"}.union(*(batch.fields for batch in changed))
+        Warband.objects.bulk_update([batch.warband for batch in changed], sorted(fields))
+    for batch in changed:
+        if batch.check:
+            constraints.check(warband=batch.warband)
 
 
 _batches: ContextVar[dict[int, RosterBatch] | None] = ContextVar("roster_batches", default=None)
@@ -167,6 +195,30 @@ def roster_batch(
             _batches.reset(token)
         batch._close()
         sync_instance(warband, batch.warband)
+
+
+@contextmanager
+def roster_batches(
+    *, rosters: list[tuple[Warband, list[Fighter], list[HenchmanGroup]]]
+) -> Iterator[dict[int, RosterBatch]]:
+    """``roster_batch(warband=w, roster=(fighters, groups), savepoint=False)`` for several
+    warbands at once (each as described there: locked and read by the caller), ending them
+    together with ONE write for all (``bulk_update`` per model). Call it inside the caller's
+    transaction; any error rolls that transaction back. A ``roster_batch`` on one of these
+    warbands inside joins its batch."""
+    current = _batches.get() or {}
+    opened = {
+        warband.pk: RosterBatch(warband, fighters=list(fighters), groups=list(groups), loaded=True)
+        for warband, fighters, groups in rosters
+    }
+    if opened.keys() & current.keys():
+        raise ValueError("A warband's roster is already held by an open batch.")
+    token = _batches.set({**current, **opened})
+    try:
+        yield opened
+    finally:
+        _batches.reset(token)
+    _close_together(list(opened.values()))
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
