@@ -48,111 +48,137 @@ def _profile_text(obj, prefix: str = "") -> str:
     return " ".join(str(int(v) if float(v).is_integer() else v) for v in values)
 
 
+def _equipment_rows(queryset) -> dict:
+    return {
+        "equipment": {
+            item.slug: {
+                "name": item.name,
+                "kind": item.kind,
+                "cost": item.cost,
+                **({"cost_dice": item.cost_dice} if item.cost_dice else {}),
+                **({"rarity": item.rarity} if item.rarity else {}),
+                **({"two_handed": True} if item.two_handed else {}),
+                **({"range_cm": item.range_cm} if item.range_cm else {}),
+                **({"strength": item.strength} if item.strength else {}),
+                **({"save": item.armour_save} if item.armour_save else {}),
+                "description": item.description,
+                "rules": item.rules,
+            }
+            for item in queryset
+        }
+    }
+
+
+def _race_rows(queryset) -> dict:
+    return {
+        "races": {
+            race.slug: {
+                "name": race.name,
+                "max": _profile_text(race, "max_"),
+                "description": race.description,
+            }
+            for race in queryset
+        }
+    }
+
+
+def _skill_list_rows(queryset) -> dict:
+    return {
+        "skill_lists": {
+            skill_list.slug: {
+                "name": skill_list.name,
+                "skills": {
+                    skill.slug: {"name": skill.name, "description": skill.description}
+                    for skill in skill_list.skills.all()
+                },
+            }
+            for skill_list in queryset.prefetch_related("skills")
+        }
+    }
+
+
+def _special_rule_rows(queryset) -> dict:
+    return {
+        "special_rules": {
+            rule.slug: {"name": rule.name, "description": rule.description} for rule in queryset
+        }
+    }
+
+
+def _equipment_list_rows(queryset) -> dict:
+    return {
+        "equipment_lists": {
+            equipment_list.slug: {
+                "name": equipment_list.name,
+                "items": [
+                    {e.equipment.slug: {"cost": e.cost, "common": e.common}}
+                    if (e.cost is not None or e.common)
+                    else e.equipment.slug
+                    for e in equipment_list.entries.all()
+                ],
+            }
+            for equipment_list in queryset.prefetch_related("entries__equipment")
+        }
+    }
+
+
+def _fighter_type_row(ft: FighterType) -> dict:
+    return {
+        "name": ft.name,
+        "role": ft.role,
+        "cost": ft.cost,
+        "profile": _profile_text(ft),
+        "race": ft.race.slug,
+        "xp": ft.starting_experience,
+        **({"max": ft.max_count} if ft.max_count else {}),
+        "group": ft.group_max_size,
+        "large": ft.is_large,
+        "experience": ft.can_gain_experience,
+        "equipment": ft.equipment_list.slug if ft.equipment_list else None,
+        "skills": [s.slug for s in ft.skill_lists.all()],
+        "rules": ft.special_rules,
+    }
+
+
+def _warband_type_rows(queryset) -> dict:
+    return {
+        "warband_types": {
+            wt.slug: {
+                "name": wt.name,
+                "race": wt.race.slug,
+                "description": wt.description,
+                "starting_treasury": wt.starting_treasury,
+                "min_size": wt.min_size,
+                "max_size": wt.max_size,
+                "max_heroes": wt.max_heroes,
+                "fighter_types": {ft.slug: _fighter_type_row(ft) for ft in wt.fighter_types.all()},
+            }
+            for wt in queryset.select_related("race").prefetch_related(
+                "fighter_types__race",
+                "fighter_types__equipment_list",
+                "fighter_types__skill_lists",
+            )
+        }
+    }
+
+
+# The pack file's section of each exportable catalogue model.
+EXPORTERS = {
+    Equipment: _equipment_rows,
+    Race: _race_rows,
+    SkillList: _skill_list_rows,
+    SpecialRule: _special_rule_rows,
+    EquipmentList: _equipment_list_rows,
+    WarbandType: _warband_type_rows,
+}
+
+
 def export_rows(queryset) -> dict:
     """The selected catalogue rows in the pack file format (sections keyed by slug)."""
-    model = queryset.model
-    if model is Equipment:
-        return {
-            "equipment": {
-                item.slug: {
-                    "name": item.name,
-                    "kind": item.kind,
-                    "cost": item.cost,
-                    **({"cost_dice": item.cost_dice} if item.cost_dice else {}),
-                    **({"rarity": item.rarity} if item.rarity else {}),
-                    **({"two_handed": True} if item.two_handed else {}),
-                    **({"range_cm": item.range_cm} if item.range_cm else {}),
-                    **({"strength": item.strength} if item.strength else {}),
-                    **({"save": item.armour_save} if item.armour_save else {}),
-                    "description": item.description,
-                    "rules": item.rules,
-                }
-                for item in queryset
-            }
-        }
-    if model is Race:
-        return {
-            "races": {
-                race.slug: {
-                    "name": race.name,
-                    "max": _profile_text(race, "max_"),
-                    "description": race.description,
-                }
-                for race in queryset
-            }
-        }
-    if model is SkillList:
-        return {
-            "skill_lists": {
-                skill_list.slug: {
-                    "name": skill_list.name,
-                    "skills": {
-                        skill.slug: {"name": skill.name, "description": skill.description}
-                        for skill in skill_list.skills.all()
-                    },
-                }
-                for skill_list in queryset.prefetch_related("skills")
-            }
-        }
-    if model is SpecialRule:
-        return {
-            "special_rules": {
-                rule.slug: {"name": rule.name, "description": rule.description} for rule in queryset
-            }
-        }
-    if model is EquipmentList:
-        return {
-            "equipment_lists": {
-                equipment_list.slug: {
-                    "name": equipment_list.name,
-                    "items": [
-                        {e.equipment.slug: {"cost": e.cost, "common": e.common}}
-                        if (e.cost is not None or e.common)
-                        else e.equipment.slug
-                        for e in equipment_list.entries.all()
-                    ],
-                }
-                for equipment_list in queryset.prefetch_related("entries__equipment")
-            }
-        }
-    if model is WarbandType:
-        return {
-            "warband_types": {
-                wt.slug: {
-                    "name": wt.name,
-                    "race": wt.race.slug,
-                    "description": wt.description,
-                    "starting_treasury": wt.starting_treasury,
-                    "min_size": wt.min_size,
-                    "max_size": wt.max_size,
-                    "max_heroes": wt.max_heroes,
-                    "fighter_types": {
-                        ft.slug: {
-                            "name": ft.name,
-                            "role": ft.role,
-                            "cost": ft.cost,
-                            "profile": _profile_text(ft),
-                            "race": ft.race.slug,
-                            "xp": ft.starting_experience,
-                            **({"max": ft.max_count} if ft.max_count else {}),
-                            "group": ft.group_max_size,
-                            "large": ft.is_large,
-                            "experience": ft.can_gain_experience,
-                            "equipment": ft.equipment_list.slug if ft.equipment_list else None,
-                            "skills": [s.slug for s in ft.skill_lists.all()],
-                            "rules": ft.special_rules,
-                        }
-                        for ft in wt.fighter_types.all()
-                    },
-                }
-                for wt in queryset.select_related("race").prefetch_related(
-                    "fighter_types__race",
-                    "fighter_types__equipment_list",
-                    "fighter_types__skill_lists",
-                )
-            }
-        }
-    raise ValueError(model)
+    exporter = EXPORTERS.get(queryset.model)
+    if exporter is None:
+        raise ValueError(queryset.model)
+    return exporter(queryset)
 
 
 def _export(queryset, fmt: str) -> HttpResponse:
@@ -379,9 +405,14 @@ class ReadOnlyInline(admin.TabularInline):
 
 class LedgerInline(ReadOnlyInline):
     model = LedgerEntry
-    fields = ["created_at", "reason", "amount", "finds_delta", "treasury_after", "description"]
+    fields = ["created_at", "reason", "amount", "finds_delta", "treasury_after", "entry_text"]
     readonly_fields = fields
     ordering = ["-pk"]
+
+    @admin.display(description=_("description"))
+    def entry_text(self, obj: LedgerEntry) -> str:
+        """The line in the reader's language (``description`` holds the writer's words)."""
+        return obj.text
 
 
 class FighterInline(ReadOnlyInline):

@@ -1,17 +1,33 @@
 """Hired swords on the sheet's pages (issue 13 §1): the hire dialog (htmx) and its page without
 JavaScript, the refusals shown in the dialog with nothing written, and letting one go with the
-sheet's confirmation step."""
+sheet's confirmation step. Also the roster admin beside them: its ledger in the reader's language
+and the catalogue export's format."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from battles import services as campaigns
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.warbands.fixtures import build_roster
 from warbands import services
-from warbands.models import Fighter, HiredSword, LedgerEntry
+from warbands.admin import export_rows
+from warbands.models import (
+    Equipment,
+    EquipmentList,
+    Fighter,
+    HiredSword,
+    LedgerEntry,
+    Race,
+    SkillList,
+    SpecialRule,
+    WarbandType,
+)
 from warbands.services.hired_swords import hired_sword_hire
 
 pytestmark = pytest.mark.django_db
@@ -216,3 +232,59 @@ def test_letting_a_sword_go_once_confirmed(player, warband):
     entry = LedgerEntry.objects.filter(warband=warband).latest("pk")
     assert entry.reason == "dismiss" and entry.amount == 0
     assert "Halbarad has left the warband." in player.get(answer["Location"]).content.decode()
+
+
+# --- the admin (the roster's ledger in the reader's language; the catalogue export) -------------
+
+
+@pytest.fixture
+def staff(client, make_user):
+    client.force_login(make_user("curator", is_staff=True, is_superuser=True))
+    return client
+
+
+def test_the_admin_ledger_shows_each_line_in_the_readers_language(staff, warband):
+    entry = warband.ledger.get(description_code="starting_treasury")
+    url = reverse("admin:warbands_warband_change", args=[warband.pk])
+    english = staff.get(url)
+    assert english.status_code == 200 and "Starting treasury" in english.content.decode()
+    staff.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    with translation.override("es"):
+        spanish_text = entry.text
+    assert spanish_text != "Starting treasury"
+    assert spanish_text in staff.get(url).content.decode()
+    assert staff.get(reverse("admin:warbands_warband_changelist")).status_code == 200
+    assert staff.get(reverse("admin:warbands_ledgerentry_changelist")).status_code == 200
+
+
+def test_the_admin_export_keeps_the_pack_file_format(staff, content):
+    changelist = reverse("admin:warbands_warbandtype_changelist")
+    orcs = WarbandType.objects.get(slug="orcos-de-angmar")
+    answer = staff.post(
+        changelist, {"action": "export_json", "_selected_action": [orcs.pk]}, follow=False
+    )
+    assert answer.status_code == 200
+    assert answer["Content-Disposition"] == 'attachment; filename="warbandtype.json"'
+    section = json.loads(answer.content)["warband_types"]["orcos-de-angmar"]
+    assert list(section) == [
+        "name", "race", "description", "starting_treasury", "min_size", "max_size",
+        "max_heroes", "fighter_types",
+    ]  # fmt: skip
+    leader = next(iter(section["fighter_types"].values()))
+    assert list(leader)[:6] == ["name", "role", "cost", "profile", "race", "xp"]
+    assert list(leader)[-5:] == ["large", "experience", "equipment", "skills", "rules"]
+    every = {
+        model: export_rows(model.objects.all())
+        for model in (Equipment, Race, SkillList, SpecialRule, EquipmentList)
+    }
+    assert list(every[Equipment]) == ["equipment"]
+    sword_row = every[Equipment]["equipment"]["espada"]
+    assert list(sword_row)[:3] == ["name", "kind", "cost"] and "description" in sword_row
+    assert set(every[Race]["races"]["dwarf"]) == {"name", "max", "description"}
+    assert every[SkillList]["skill_lists"]["combate"]["skills"]
+    assert all(
+        set(r) == {"name", "description"} for r in every[SpecialRule]["special_rules"].values()
+    )
+    assert every[EquipmentList]["equipment_lists"]
+    with pytest.raises(ValueError):
+        export_rows(HiredSword.objects.all())
