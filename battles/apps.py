@@ -11,8 +11,9 @@ class BattlesConfig(AppConfig):
         # after the app registry is built; ready() is the hook Django runs once that is done.
         from warbands import constraints
 
+        from . import tasks  # noqa: F401 - registers the tasks services queue by name
         from .house_rules import validate_warband_in_campaigns
-        from .notifications import tasks  # noqa: F401 - registers the tasks services queue by name
+        from .notifications import tasks as notification_tasks  # noqa: F401 - likewise
 
         # Every roster change of a warband in an active campaign must keep its house rules.
         constraints.register(validate_warband_in_campaigns)

@@ -6,13 +6,21 @@ The broker redelivers such a message only after its visibility timeout; well bef
 sweeper (every minute) sends again the runs whose heartbeat stopped, and the late redelivery
 then finds them applied and does nothing.
 
-Imports: the post-battle services queue these tasks, so ``battles.postbattle`` imports this
-module at the top; the task bodies import the services when they run, which keeps the import
-graph one-way (tasks never import services at import time: no cycle).
+Imports go one way: these tasks import the services they call; the services queue them by
+their registered names (``annuminas.tasks.enqueue_safely("battles.postbattle_run", …)``) and
+never import this module. ``BattlesConfig.ready`` imports it so every process knows the names.
 """
 
 from celery import shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
+
+from battles.postbattle import (
+    jobs_sweep_stuck,
+    postbattle_applied_notify,
+    postbattle_runs_apply,
+    standings_recompute_all,
+)
+from battles.scoring import standings_recompute_job_run
 
 
 @shared_task(
@@ -28,7 +36,6 @@ from django.db import DatabaseError, InterfaceError, OperationalError
     soft_time_limit=100,
 )
 def postbattle_run_task(run_id: int) -> dict:
-    from battles.postbattle import postbattle_runs_apply  # when run: see the module's doc
 
     (run,) = postbattle_runs_apply(run_ids=[run_id])
     return {"run": run.pk, "status": run.status}
@@ -46,7 +53,6 @@ def postbattle_run_task(run_id: int) -> dict:
 )
 def postbattle_notify_task(run_id: int) -> int:
     """Notifications after a run was applied (idempotent: each is recorded once)."""
-    from battles.postbattle import postbattle_applied_notify  # when run: see the module's doc
 
     return postbattle_applied_notify(run_id=run_id)
 
@@ -65,7 +71,6 @@ def postbattle_notify_task(run_id: int) -> int:
 )
 def postbattle_runs_task(run_ids: list[int]) -> dict:
     """A chunk of a round's runs (same guarantees as ``postbattle_run_task``, per run)."""
-    from battles.postbattle import postbattle_runs_apply  # when run: see the module's doc
 
     runs = postbattle_runs_apply(run_ids=list(run_ids))
     return {"runs": [run.pk for run in runs], "statuses": [run.status for run in runs]}
@@ -74,14 +79,12 @@ def postbattle_runs_task(run_ids: list[int]) -> dict:
 @shared_task(name="battles.jobs_sweep", time_limit=120, soft_time_limit=100)
 def jobs_sweep_task() -> list[int]:
     """Beat sends it every minute: lost post-battle runs are sent again, finished jobs close."""
-    from battles.postbattle import jobs_sweep_stuck  # when run: see the module's doc
 
     return jobs_sweep_stuck()
 
 
 @shared_task(name="battles.standings_recompute", time_limit=600, soft_time_limit=540)
 def standings_recompute_task() -> int:
-    from battles.postbattle import standings_recompute_all  # when run: see the module's doc
 
     return standings_recompute_all()
 
@@ -98,7 +101,6 @@ def standings_recompute_task() -> int:
 )
 def standings_recompute_campaign_task(job_id: int) -> int:
     """A campaign's standings after its scoring changed (idempotent: see the job's service)."""
-    from battles.scoring import standings_recompute_job_run  # scoring queues this task
 
     standings_recompute_job_run(job_id=job_id)
     return job_id

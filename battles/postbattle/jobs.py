@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 from annuminas.errors import Conflict
 from annuminas.tasks import enqueue_safely
 from battles.services import standings_compute
-from battles.tasks import postbattle_run_task, postbattle_runs_task
 
 from ..models import (
     Battle,
@@ -237,10 +236,10 @@ def _enqueue(run_ids: list[int]) -> None:
 
     def send() -> None:
         if len(run_ids) == 1:
-            enqueue_safely(postbattle_run_task, run_ids[0])
+            enqueue_safely("battles.postbattle_run", run_ids[0])
             return
         for start in range(0, len(run_ids), ROUND_CHUNK):
-            enqueue_safely(postbattle_runs_task, run_ids[start : start + ROUND_CHUNK])
+            enqueue_safely("battles.postbattle_runs", run_ids[start : start + ROUND_CHUNK])
 
     transaction.on_commit(send)
 

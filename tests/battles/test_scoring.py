@@ -2,6 +2,7 @@
 standings (page, CSV, API) follow it; a change is recorded and recomputes the standings."""
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -237,6 +238,7 @@ def test_bad_scoring_in_the_campaign_form_is_a_form_error_and_writes_nothing(cli
     campaign = league.campaign
     before = campaign.history.count()
     client.force_login(league.organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the assertions quote English
     url = reverse("campaign-edit", args=[campaign.slug])
     page = client.get(url)
     assert page.status_code == 200
@@ -291,6 +293,7 @@ def test_standings_page_csv_and_api_follow_the_campaign_order(client, tied_leagu
         campaign=campaign, by=organiser, changes={"tie_breakers": ["enemies_out_of_action"]}
     )
     client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the assertions quote English
     page = client.get(reverse("campaign-standings", args=[campaign.slug]))
     html = page.content.decode()
     assert html.index(b) < html.index(a)
