@@ -1,15 +1,21 @@
-"""Requests per second of the Hoja de Control de Banda (page and ``/sheet/`` API) under
-gunicorn on PostgreSQL, next to a bare Django JSON view in the same run.
+"""Requests per second of the Hoja de Control de Banda (page and ``/sheet/`` API), warm and cold,
+under gunicorn on PostgreSQL, next to a bare Django JSON view, all in one interleaved run.
 
 Run from the project root (PostgreSQL at 127.0.0.1; the database is created if missing):
 
-    .venv/bin/python bench/bench_sheet.py [--duration 10] [--concurrency 4] [--workers 2]
+    .venv/bin/python bench/bench_sheet.py [--duration 20] [--slice 1] [--concurrency 4]
 
 It migrates the database, loads the Annúminas pack, builds a warband of 15 warriors (leader,
 two heroes, three henchman groups, equipment, a stash item), starts gunicorn with
 ``warbands.bench_settings`` (the project's settings plus a bare JSON view only the bench
-mounts), then drives each URL with ``--concurrency`` client threads for ``--duration`` seconds
-(a new connection per request, as gunicorn's sync workers close them) and prints a table.
+mounts), then drives each measure with ``--concurrency`` client threads (a new connection per
+request, as gunicorn's sync workers close them). The measures take turns in slices of
+``--slice`` seconds until each has had ``--duration`` seconds, so a neighbour's load on shared
+cores falls on all of them alike; the ratios are the result, the absolute numbers are not.
+
+"Cold" is the first view after a write: before each of its requests the client bumps the
+warband's ``version`` in SQL (as every roster write does, but without the services' rendering
+ahead), so every view renders the sheet from the database.
 """
 
 from __future__ import annotations
@@ -115,7 +121,25 @@ def get(port: int, path: str, cookie: str) -> int:
     return response.status
 
 
-def measure(port: int, path: str, cookie: str, duration: float, concurrency: int) -> dict:
+def version_bumper(warband_id: int):
+    """A function that writes a new version of the warband, as a roster write does (one
+    connection per client thread)."""
+    import psycopg
+
+    local = threading.local()
+
+    def bump() -> None:
+        if not hasattr(local, "connection"):
+            local.connection = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+        local.connection.execute(
+            "UPDATE warbands_warband SET version = version + 1 WHERE id = %s", (warband_id,)
+        )
+
+    return bump
+
+
+def measure_slice(port, path, cookie, duration, concurrency, before=None) -> tuple:
+    """``duration`` seconds of requests: (latencies, errors, elapsed)."""
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
@@ -125,6 +149,8 @@ def measure(port: int, path: str, cookie: str, duration: float, concurrency: int
         nonlocal errors
         mine, bad = [], 0
         while time.perf_counter() < deadline:
+            if before is not None:
+                before()
             start = time.perf_counter()
             status = get(port, path, cookie)
             mine.append(time.perf_counter() - start)
@@ -139,20 +165,36 @@ def measure(port: int, path: str, cookie: str, duration: float, concurrency: int
         thread.start()
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-    return {
-        "requests": len(latencies),
-        "rps": len(latencies) / elapsed,
-        "p50_ms": statistics.median(latencies) * 1000,
-        "p95_ms": latencies[int(len(latencies) * 0.95) - 1] * 1000,
-        "errors": errors,
-    }
+    return latencies, errors, time.perf_counter() - started
+
+
+def measure_interleaved(port, measures, cookie, duration, slice_seconds, concurrency) -> dict:
+    """Every measure in turn, ``slice_seconds`` at a time, until each had ``duration``."""
+    totals = {name: ([], 0, 0.0) for name in measures}
+    for _round in range(max(1, round(duration / slice_seconds))):
+        for name, (path, before) in measures.items():
+            latencies, errors, elapsed = measure_slice(
+                port, path, cookie, slice_seconds, concurrency, before
+            )
+            seen, bad, spent = totals[name]
+            totals[name] = (seen + latencies, bad + errors, spent + elapsed)
+    results = {}
+    for name, (latencies, errors, elapsed) in totals.items():
+        latencies.sort()
+        results[name] = {
+            "requests": len(latencies),
+            "rps": len(latencies) / elapsed,
+            "p50_ms": statistics.median(latencies) * 1000,
+            "p95_ms": latencies[int(len(latencies) * 0.95) - 1] * 1000,
+            "errors": errors,
+        }
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=10.0)
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per measure")
+    parser.add_argument("--slice", type=float, default=1.0, help="seconds per turn")
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=8765)
@@ -160,7 +202,8 @@ def main() -> None:
 
     os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
     os.environ["DJANGO_SETTINGS_MODULE"] = "warbands.bench_settings"
-    os.environ["DEBUG"] = "false"
+    os.environ["DEBUG"] = "false"  # production behaviour (templates cached, no query log)
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)  # a local, throwaway server
     if not os.environ["DATABASE_URL"].startswith("postgres"):
         sys.exit("bench_sheet measures PostgreSQL: set DATABASE_URL=postgres://…")
     ensure_database(os.environ["DATABASE_URL"])
@@ -186,48 +229,62 @@ def main() -> None:
         env={**os.environ, "LOG_LEVEL": "WARNING"},
         start_new_session=True,
     )
-    urls = {
-        "bare Django JSON view": "/bench/bare-json/",
-        "sheet page (HTML)": f"/warbands/{warband_id}/",
-        "/api/v1/warbands/{id}/sheet/": f"/api/v1/warbands/{warband_id}/sheet/",
+    bare_path = "/bench/bare-json/"
+    page_path = f"/warbands/{warband_id}/"
+    api_path = f"/api/v1/warbands/{warband_id}/sheet/"
+    bump = version_bumper(warband_id)
+    measures = {
+        "bare Django JSON view": (bare_path, None),
+        "sheet page, warm": (page_path, None),
+        "sheet page, cold": (page_path, bump),
+        "API /sheet/, warm": (api_path, None),
+        "API /sheet/, cold": (api_path, bump),
     }
     try:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if get(args.port, urls["bare Django JSON view"], cookie) == 200:
+                if get(args.port, bare_path, cookie) == 200:
                     break
             except OSError:
                 pass
             if time.monotonic() > deadline or gunicorn.poll() is not None:
                 sys.exit("gunicorn did not start")
             time.sleep(0.2)
-        for path in urls.values():
+        for path in (bare_path, page_path, api_path):
             status = get(args.port, path, cookie)
             if status != 200:
                 sys.exit(f"{path} answered {status}")
             for _ in range(30):  # warm up every worker's connection and caches
                 get(args.port, path, cookie)
-        results = {
-            name: measure(args.port, path, cookie, args.duration, args.concurrency)
-            for name, path in urls.items()
-        }
+        results = measure_interleaved(
+            args.port, measures, cookie, args.duration, args.slice, args.concurrency
+        )
     finally:
         if gunicorn.poll() is None:
             os.killpg(gunicorn.pid, signal.SIGTERM)
         gunicorn.wait(timeout=30)
 
-    bare = results["bare Django JSON view"]["rps"]
     print(
         f"gunicorn {args.workers} sync workers · {args.concurrency} client threads · "
-        f"{args.duration:g} s per URL · PostgreSQL · 15 warriors"
+        f"{args.duration:g} s per measure in {args.slice:g} s turns · PostgreSQL · 15 warriors"
     )
-    print(f"| {'endpoint':<32} | req/s | p50 ms | p95 ms | vs bare | errors |")
-    print(f"|{'-' * 34}|------:|-------:|-------:|--------:|-------:|")
+    print(f"| {'measure':<24} | req/s | p50 ms | p95 ms | vs bare | errors |")
+    print(f"|{'-' * 26}|------:|-------:|-------:|--------:|-------:|")
+    bare = results["bare Django JSON view"]["rps"]
     for name, row in results.items():
         print(
-            f"| {name:<32} | {row['rps']:5.0f} | {row['p50_ms']:6.1f} | {row['p95_ms']:6.1f} "
-            f"| {row['rps'] / bare:7.2f} | {row['errors']:6d} |"
+            f"| {name:<24} | {row['rps']:5.0f} | {row['p50_ms']:6.1f} | {row['p95_ms']:6.1f} "
+            f"| {row['rps'] / bare:7.3f} | {row['errors']:6d} |"
+        )
+    for kind, warm, cold in (
+        ("page", "sheet page, warm", "sheet page, cold"),
+        ("API", "API /sheet/, warm", "API /sheet/, cold"),
+    ):
+        warm_rps, cold_rps = results[warm]["rps"], results[cold]["rps"]
+        print(
+            f"{kind}: warm / bare {warm_rps / bare:.3f} (target ≥ 0.5) · "
+            f"cold / warm {cold_rps / warm_rps:.3f} (target ≥ 0.25)"
         )
 
 

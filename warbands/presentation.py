@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
 
 from .models import PROFILE_FIELDS, Warband
 from .models.catalogue import PROFILE_HEADERS
@@ -32,11 +36,39 @@ def profile_rows(obj, base) -> list[dict]:
     return rows
 
 
-def experience_boxes(experience: int, thresholds, boxes: int) -> list[dict]:
+@dataclass(frozen=True)
+class ExperienceGrid:
+    """A fighter's experience boxes, decided once: each box's number and its CSS classes, and
+    the grid as the screen and the printed sheet draw it (the templates print ``html`` or
+    ``print_html`` as they are: a 90-box grid is 90 short strings joined, not 90 template
+    loops)."""
+
+    boxes: tuple[tuple[int, str], ...]
+
+    @cached_property
+    def html(self) -> SafeString:
+        return mark_safe(  # noqa: S308 - box numbers and fixed class names only
+            "".join(f'<span class="xp{css}" title="{n}"></span>' for n, css in self.boxes)
+        )
+
+    @cached_property
+    def print_html(self) -> SafeString:
+        return mark_safe(  # noqa: S308 - fixed class names only
+            "".join(f'<span class="{css.strip()}"></span>' for _n, css in self.boxes)
+        )
+
+
+@lru_cache(maxsize=512)
+def experience_grid(experience: int, thresholds: tuple[int, ...], boxes: int) -> ExperienceGrid:
+    """The grid of ``boxes`` boxes, the first ``experience`` filled, the advance thresholds
+    marked. Grids repeat across fighters and versions, so they are built once per process."""
     marks = set(thresholds)
-    return [
-        {"n": n, "filled": n <= experience, "threshold": n in marks} for n in range(1, boxes + 1)
-    ]
+    return ExperienceGrid(
+        tuple(
+            (n, (" filled" if n <= experience else "") + (" threshold" if n in marks else ""))
+            for n in range(1, boxes + 1)
+        )
+    )
 
 
 def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
@@ -58,12 +90,12 @@ def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
 
 def decorate_sheet(warband: Warband) -> Warband:
     settings = warband.warband_type.pack.settings or {}
-    heroes_thresholds = hero_thresholds(settings)
-    group_thresholds = henchman_thresholds(settings)
+    heroes_thresholds = tuple(hero_thresholds(settings))
+    group_thresholds = tuple(henchman_thresholds(settings))
     rules = getattr(warband, "special_rule_index", {})
     for fighter in warband.heroes_all:
         fighter.profile_rows = profile_rows(fighter, fighter.fighter_type)
-        fighter.xp_boxes = experience_boxes(
+        fighter.xp_boxes = experience_grid(
             fighter.experience, heroes_thresholds, max(HERO_BOXES, fighter.experience)
         )
         fighter.next_advance = next_threshold(heroes_thresholds, fighter.experience)
@@ -75,7 +107,7 @@ def decorate_sheet(warband: Warband) -> Warband:
         size = len(group.roster_members)
         group.size = size
         group.profile_rows = profile_rows(group, group.fighter_type)
-        group.xp_boxes = experience_boxes(
+        group.xp_boxes = experience_grid(
             group.experience, group_thresholds, max(HENCHMAN_BOXES, group.experience)
         )
         group.next_advance = next_threshold(group_thresholds, group.experience)
