@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from warbands.models import Fighter
+from warbands.models import Fighter, HiredSword
 
 from . import access
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
@@ -87,6 +87,20 @@ def battle_queryset(*, user) -> QuerySet[Battle]:
             ),
         )
         .order_by("campaign_id", F("round__number").asc(nulls_first=True), "id")
+    )
+
+
+def campaign_forbidden_swords(campaign: Campaign) -> str | list[str]:
+    """``"all"``, or the names of the hired swords the campaign forbids (empty: none)."""
+    forbidden = campaign.hired_swords_forbidden
+    if forbidden == "all":
+        return "all"
+    if not forbidden:
+        return []
+    return list(
+        HiredSword.objects.filter(fighter_type__slug__in=forbidden)
+        .order_by("fighter_type__name")
+        .values_list("fighter_type__name", flat=True)
     )
 
 

@@ -184,6 +184,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "open_round": open_round,
             "my_membership": my_membership,
             "allowed_types": list(campaign.allowed_warband_types.all()),
+            "forbidden_swords": selectors.campaign_forbidden_swords(campaign),
             "next_states": [
                 (state, label)
                 for state, label in Campaign.State.choices

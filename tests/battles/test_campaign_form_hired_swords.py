@@ -132,3 +132,17 @@ def test_a_bad_value_on_edit_writes_nothing(client, league):
     assert "Unknown hired swords: nadie." in response.content.decode()
     campaign.refresh_from_db()
     assert campaign.hired_swords_forbidden == [] and campaign.history.count() == before
+
+
+@pytest.mark.parametrize(
+    ("rule", "shown"),
+    [("all", "todos"), ([RANGER, SCOUT], "Batidor de Bree, Montaraz errante"), ([], "ninguno")],
+)
+def test_the_campaign_page_lists_the_hired_swords_rule(league, client, rule, shown):
+    Campaign.objects.filter(pk=league.campaign.pk).update(hired_swords_forbidden=rule)
+    client.force_login(league.user(0))
+    page = client.get(reverse("campaign-detail", args=[league.campaign.slug]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    start = text.index('data-testid="hired-swords-rule">') + len('data-testid="hired-swords-rule">')
+    assert text[start : text.index("</dd>", start)].strip() == shown
