@@ -51,18 +51,29 @@ class _OriginStandIn:
         return HOST_STAND_IN
 
 
-def body_key(warband_id: int, version: int, language: str, viewer: str = OWNER) -> str:
-    return f"sheet-body:{warband_id}:{version}:{language}:{viewer}"
+# Which fields a cheap read of the warband needs for the keys (``Warband.objects.only``).
+KEY_FIELDS = ("pk", "version", "created_at")
 
 
-def page_key(warband_id: int, version: int, language: str, user) -> str:
+def _version_key(warband: Warband) -> str:
+    """The warband's id and version; its creation time too, so a warband that gets the id of a
+    deleted one (SQLite reuses ids when a transaction rolls back) never finds its pages."""
+    created = int(warband.created_at.timestamp() * 1_000_000)
+    return f"{warband.pk}:{created}:{warband.version}"
+
+
+def body_key(warband: Warband, language: str, viewer: str = OWNER) -> str:
+    return f"sheet-body:{_version_key(warband)}:{language}:{viewer}"
+
+
+def page_key(warband: Warband, language: str, user) -> str:
     """The owner's whole page: its menu shows the user's name and, for staff, the admin."""
     viewer = hashlib.sha256(f"{user.pk}|{user.get_username()}|{user.is_staff}".encode())
-    return f"sheet-page:{warband_id}:{version}:{language}:{viewer.hexdigest()[:16]}"
+    return f"sheet-page:{_version_key(warband)}:{language}:{viewer.hexdigest()[:16]}"
 
 
-def api_key(warband_id: int, version: int, language: str) -> str:
-    return f"api-sheet:{warband_id}:{version}:{language}"
+def api_key(warband: Warband, language: str) -> str:
+    return f"api-sheet:{_version_key(warband)}:{language}"
 
 
 def render_owner_body(warband: Warband) -> str:
@@ -82,17 +93,18 @@ def render_owner_body(warband: Warband) -> str:
     )
 
 
-def owner_body(*, warband_id: int, version: int, owner) -> str:
-    """The owner's sheet body for ``version`` in the active language, rendered on a miss
-    (raises ``Warband.DoesNotExist`` if the warband is not the owner's)."""
+def owner_body(head: Warband, *, owner) -> str:
+    """The owner's sheet body for the version of ``head`` (read with ``KEY_FIELDS``) in the
+    active language, rendered on a miss (raises ``Warband.DoesNotExist`` if the warband is not
+    the owner's)."""
     language = translation.get_language()
-    body = cache.get(body_key(warband_id, version, language))
+    body = cache.get(body_key(head, language))
     if body is None:
-        warband = decorate_sheet(warband_sheet(warband_id=warband_id, owner=owner))
+        warband = decorate_sheet(warband_sheet(warband_id=head.pk, owner=owner))
         body = render_owner_body(warband)
         # Keyed by the version read with the roster: a write between the two reads never
         # files a newer roster under an older version's key.
-        cache.set(body_key(warband_id, warband.version, language), body, SHEET_CACHE_SECONDS)
+        cache.set(body_key(warband, language), body, SHEET_CACHE_SECONDS)
     return body
 
 
@@ -117,8 +129,8 @@ def sheet_warm(warband_id: int) -> None:
     language = translation.get_language()
     cache.set_many(
         {
-            body_key(warband_id, warband.version, language): render_owner_body(warband),
-            api_key(warband_id, warband.version, language): api_sheet_data(warband),
+            body_key(warband, language): render_owner_body(warband),
+            api_key(warband, language): api_sheet_data(warband),
         },
         SHEET_CACHE_SECONDS,
     )

@@ -22,7 +22,14 @@ from .. import services
 from ..forms import ImportForm, WarbandCreateForm, WarbandEditForm
 from ..models import Warband
 from ..selectors import warband_ledger, warbands_for_user
-from ..sheet_cache import CSRF_STAND_IN, SHEET_CACHE_SECONDS, owner_body, page_key, personalise
+from ..sheet_cache import (
+    CSRF_STAND_IN,
+    KEY_FIELDS,
+    SHEET_CACHE_SECONDS,
+    owner_body,
+    page_key,
+    personalise,
+)
 from ._common import confirmation, owned_warband, perform
 
 
@@ -53,7 +60,7 @@ def warband_create(request):
 def _render_page(request, head: Warband) -> str:
     """The whole page around the cached body, with the body's stand-in for the CSRF token."""
     try:
-        body = owner_body(warband_id=head.pk, version=head.version, owner=request.user)
+        body = owner_body(head, owner=request.user)
     except Warband.DoesNotExist as exc:
         raise Http404 from exc
     return render_to_string(
@@ -71,11 +78,11 @@ def warband_sheet_page(request, pk):
     string (the language switcher sends the path back), has its shell rendered around the
     cached body instead."""
     head = get_object_or_404(
-        Warband.objects.only("pk", "name", "version", "owner_id"), pk=pk, owner=request.user
+        Warband.objects.only(*KEY_FIELDS, "name", "owner_id"), pk=pk, owner=request.user
     )
     if request.GET or len(get_messages(request)):
         return HttpResponse(personalise(_render_page(request, head), request))
-    key = page_key(head.pk, head.version, get_language(), request.user)
+    key = page_key(head, get_language(), request.user)
     page = cache.get(key)
     if page is None:
         page = _render_page(request, head)

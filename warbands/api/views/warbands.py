@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from ... import services
 from ...models import HenchmanGroup, Warband
 from ...selectors import annotate_sheet, warband_ledger, warband_sheet_queryset, warbands_for_user
-from ...sheet_cache import SHEET_CACHE_SECONDS, api_key, api_sheet_data
+from ...sheet_cache import KEY_FIELDS, SHEET_CACHE_SECONDS, api_key, api_sheet_data
 from .. import serializers as s
 from ._common import (
     ERRORS,
@@ -158,17 +158,17 @@ class WarbandViewSet(
     @action(detail=True, methods=["get"])
     def sheet(self, request, pk=None):
         head = get_object_or_404(
-            Warband.objects.only("pk", "version", "owner_id"), pk=pk, owner=request.user
+            Warband.objects.only(*KEY_FIELDS, "owner_id"), pk=pk, owner=request.user
         )
         if request.headers.get("If-None-Match") == head.etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": head.etag})
         # The serialized sheet is cached per version (bumped by every roster write) and language
         # (``warbands.sheet_cache``, which also renders it ahead after a write).
-        data = cache.get(api_key(head.pk, head.version, get_language()))
+        data = cache.get(api_key(head, get_language()))
         if data is None:
             head = get_object_or_404(warband_sheet_queryset(), pk=pk, owner=request.user)
             data = api_sheet_data(annotate_sheet(head))
-            cache.set(api_key(head.pk, head.version, get_language()), data, SHEET_CACHE_SECONDS)
+            cache.set(api_key(head, get_language()), data, SHEET_CACHE_SECONDS)
         response = Response(data)
         response["ETag"] = head.etag
         return response
