@@ -177,7 +177,7 @@ def test_api_lists_hired_swords_and_hires_one(warband, user):
         f"/api/v1/warbands/{warband.pk}/hired-swords/", {"hired_sword": RANGER}, format="json"
     )
     assert again.status_code == 400
-    assert "already serves" in again.json()["error"]["message"] + str(again.json())
+    assert "ya sirve a esta banda" in again.json()["error"]["message"]  # Spanish by default
     unknown = client.post(
         f"/api/v1/warbands/{warband.pk}/hired-swords/", {"hired_sword": "nadie"}, format="json"
     )

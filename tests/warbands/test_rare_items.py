@@ -24,10 +24,8 @@ def test_every_warband_type_has_its_rare_items(content):
     for warband_type in types:
         rare = _rare_for(Warband(warband_type=warband_type))
         assert len(rare) >= MIN_RARE_ITEMS, (warband_type.slug, sorted(rare))
-        assert all(2 <= rarity <= 12 for rarity, _price, _dice in rare.values())
-        assert min(rarity for rarity, _price, _dice in rare.values()) <= COMMON_ENOUGH, (
-            warband_type.slug
-        )
+        assert all(2 <= item.rarity <= 12 for item in rare.values())
+        assert min(item.rarity for item in rare.values()) <= COMMON_ENOUGH, warband_type.slug
 
 
 def test_the_lists_fit_their_warbands(content):
@@ -48,6 +46,6 @@ def test_a_roll_of_eight_finds_something_for_every_warband(content):
     for warband_type in _default_pack_types():
         total = Dice(faces=[4, 4]).roll("2D6", "rare items").total
         rare = _rare_for(Warband(warband_type=warband_type))
-        found = [slug for slug, (rarity, _price, _dice) in rare.items() if rarity <= total]
+        found = [slug for slug, item in rare.items() if item.rarity <= total]
         assert found, warband_type.slug
         assert Equipment.objects.filter(slug__in=found, rarity__lte=8).count() == len(found)
