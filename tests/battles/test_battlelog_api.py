@@ -90,7 +90,7 @@ def test_setup_excludes_fighters_who_miss_the_battle(make_league):
     options = phone.get(f"/api/v1/battles/{battle.pk}/setup/").json()
     mine = next(w for w in options["warbands"] if w["warband"] == league.warband(0).pk)
     assert [x["id"] for x in mine["excluded"]] == [injured.pk]
-    assert "injury" in mine["excluded"][0]["reason"]
+    assert "herida" in mine["excluded"][0]["reason"]  # Spanish by default
     refused = phone.post(
         f"/api/v1/battles/{battle.pk}/setup/",
         {"client_id": uid(), "fighters": {str(league.warband(0).pk): [injured.pk]}},

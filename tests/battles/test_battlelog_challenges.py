@@ -28,7 +28,7 @@ def test_a_campaign_without_challenges_refuses_them(make_league):
     error = table.post(
         table.phone_a, "challenge", expect=400, payload={"step": "issue", "fighter": leader}
     )["error"]
-    assert "payload.kind" in error["fields"] and "challenges" in error["message"]
+    assert "payload.kind" in error["fields"] and "desafíos" in error["message"]
     assert table.state() == before
 
 

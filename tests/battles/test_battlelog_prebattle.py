@@ -83,7 +83,7 @@ def test_a_fighter_who_misses_the_battle_is_refused_with_the_reason(pre):
         f"{url}lineup/", {"warband": a.pk, "fighters": [injured.pk]}, format="json"
     )
     assert refused.status_code == 400
-    assert "injury" in str(refused.json()["error"]["fields"]["fighters"])
+    assert "herida" in str(refused.json()["error"]["fields"]["fighters"])  # Spanish default
 
 
 def test_the_scenario_comes_from_the_default_list_with_the_attacker_it_needs(pre):

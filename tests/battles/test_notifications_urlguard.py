@@ -105,7 +105,7 @@ def test_page_and_api_answer_a_private_address_with_a_form_error_and_the_error_s
         reverse("campaign-webhooks", args=[slug]), {"url": "http://10.0.0.1/", "format": "json"}
     )
     assert response.status_code == 400
-    assert "private network" in response.content.decode()
+    assert "red privada" in response.content.decode()  # the page speaks Spanish by default
 
     auth_client.force_authenticate(league.organiser)
     base = f"/api/v1/campaigns/{slug}/webhooks/"

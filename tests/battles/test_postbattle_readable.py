@@ -172,7 +172,12 @@ def test_the_page_shows_names_not_slugs_ids_or_dicts(client, decided, language):
     for lad in decided["lads"]:
         assert f"{lad.name} ({lad.fighter_type.name})" in text
     assert f"{decided['captain'].name}" in text
-    slugs = [s.slug for s in decided["skills"] + decided["lists"] + decided["items"]]
+    # A slug that is its own name as a word ("combate") can stand in Spanish text as that word.
+    slugs = [
+        s.slug
+        for s in decided["skills"] + decided["lists"] + decided["items"]
+        if s.slug != s.name.casefold()
+    ]
     for slug in slugs:
         assert not re.search(rf"(?<![\w-]){re.escape(slug)}(?![\w-])", text), slug
     decisions = text[text.index(decisions_heading(language)) :]

@@ -140,7 +140,9 @@ def test_page_refuses_bad_dates_and_writes_nothing(league, client):
         },
         follow=True,
     )
-    assert "The deadline must fall after the round starts." in response.content.decode()
+    assert (
+        "La fecha límite debe ser posterior al comienzo de la ronda." in response.content.decode()
+    )
     assert not Round.objects.exists()
     client.post(manage, {"op": "open_round", "closes_at": "tomorrow-ish"})
     assert not Round.objects.exists()
