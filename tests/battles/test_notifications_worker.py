@@ -72,29 +72,36 @@ def test_real_worker_posts_a_signed_webhook_once(private_allowed, celery_worker)
                 params={"version": battle.version},
             )
 
-        _wait(lambda: hook.requests, 60, "the webhook to be posted by the worker")
+        # The pairings (published by the services themselves) reach the hook too: this test
+        # follows the report's announcement.
+        def reports():
+            return [r for r in hook.requests if json.loads(r.body)["event"] == "report_to_confirm"]
+
+        _wait(reports, 60, "the webhook to be posted by the worker")
+        outbox = NotificationEvent.objects.get(event=Event.REPORT_TO_CONFIRM)
         _wait(
-            lambda: WebhookDelivery.objects.filter(status="sent").exists(),
+            lambda: WebhookDelivery.objects.filter(
+                event=Event.REPORT_TO_CONFIRM, status="sent"
+            ).exists(),
             30,
             "the delivery to be recorded",
         )
-        (received,) = hook.requests
+        (received,) = reports()
         digest = hmac.new(webhook.secret.encode(), received.body, hashlib.sha256).hexdigest()
         assert hmac.compare_digest(received.headers["x-annuminas-signature"], f"sha256={digest}")
         body = json.loads(received.body)
         assert (body["event"], body["data"]["battle_id"]) == ("report_to_confirm", battle.pk)
         assert body["data"]["version"] == battle.version
-        assert list(Notification.objects.values_list("recipient_id", flat=True)) == [
-            league.user(1).pk
-        ]
+        told = Notification.objects.filter(event=Event.REPORT_TO_CONFIRM)
+        assert list(told.values_list("recipient_id", flat=True)) == [league.user(1).pk]
 
         # The same message delivered again (a redelivery): nothing new anywhere.
-        (outbox,) = NotificationEvent.objects.all()
+        requests, notifications = len(hook.requests), Notification.objects.count()
         result = notification_dispatch_task.delay(outbox.pk).get(timeout=60)
         assert result["notifications"] == 0
         time.sleep(1)
-        assert len(hook.requests) == 1
-        assert Notification.objects.count() == 1
-        assert WebhookDelivery.objects.count() == 1
+        assert len(hook.requests) == requests and len(reports()) == 1
+        assert Notification.objects.count() == notifications
+        assert WebhookDelivery.objects.filter(event=Event.REPORT_TO_CONFIRM).count() == 1
     finally:
         hook.stop()
