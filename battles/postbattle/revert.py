@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,7 +35,7 @@ def battle_revert(*, battle: Battle, user=None) -> PostBattleRun:
         .first()
     )
     if run is None:
-        raise ValidationError(_("This battle has no applied post-battle sequence to revert."))
+        raise Conflict(_("This battle has no applied post-battle sequence to revert."))
     results = list(run.results.select_related("warband").order_by("warband_id"))
     for result in results:
         warband = Warband.objects.select_for_update().get(pk=result.warband_id)

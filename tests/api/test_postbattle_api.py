@@ -133,7 +133,8 @@ def test_revert_through_the_api(league, battle, django_capture_on_commit_callbac
     assert response.status_code == 200 and response.json()["status"] == "reverted"
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONFIRMED
-    assert client.post(f"/api/v1/battles/{battle.pk}/revert/").status_code == 400
+    again = client.post(f"/api/v1/battles/{battle.pk}/revert/")  # nothing left to revert
+    assert again.status_code == 409 and again.json()["error"]["code"] == "conflict"
 
 
 def test_job_is_private_to_organisers_and_its_creator(league, battle, make_user):
