@@ -148,7 +148,7 @@ def test_redis_stopped_mid_test(settings, throwaway_redis, league):
 
 
 def test_a_task_that_cannot_be_queued_is_logged_not_raised(caplog):
-    app = Celery("redis-down-test", broker=CLOSED_PORT_URL)
+    app = Celery("redis-down-test", broker=CLOSED_PORT_URL, set_as_current=False)
     app.conf.broker_connection_timeout = 1
 
     @app.task(name="redis_down_test.noop")
@@ -161,7 +161,7 @@ def test_a_task_that_cannot_be_queued_is_logged_not_raised(caplog):
 
 
 def test_a_task_is_queued_when_the_broker_answers():
-    app = Celery("eager-test")
+    app = Celery("eager-test", set_as_current=False)
     app.conf.task_always_eager = True
     ran = []
 
@@ -210,7 +210,7 @@ def test_a_task_sent_while_redis_is_down_with_a_result_backend_is_logged_not_rai
     ``enqueue_safely`` now sends with ``ignore_result``)."""
     port, process = throwaway_redis
     url = f"redis://127.0.0.1:{port}/0"
-    app = Celery("redis-down-backend-test", broker=url, backend=url)
+    app = Celery("redis-down-backend-test", broker=url, backend=url, set_as_current=False)
     app.conf.broker_connection_timeout = 1
 
     @app.task(name="redis_down_backend_test.noop")
