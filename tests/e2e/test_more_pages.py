@@ -39,7 +39,8 @@ def test_ledger_and_job_progress_pages(page, login, make_user):
     login(league.organiser)
     page.goto(f"/jobs/{job.pk}/")
     expect(page.get_by_test_id("job-progress")).to_have_attribute("data-status", "succeeded")
-    page.get_by_role("link", name=re.compile(f"{battle.pk}")).first.click()
+    # The battle's own link (the header's "waiting" badge is a number too).
+    page.locator(f"main a[href='/battles/{battle.pk}/postbattle/']").first.click()
     expect(page.get_by_test_id("run-status")).to_contain_text(str(4))
 
     page.get_by_test_id("nav-logout").click()
