@@ -14,6 +14,7 @@ from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -134,7 +135,18 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             response.data = error_body(code, message, fields)
         else:
             response.data = error_body(code, str(detail))
+    _render_as_json(context.get("request"))
     return response
+
+
+def _render_as_json(request) -> None:
+    """Errors are JSON whatever format the caller asked for (``?format=csv`` included): a 404
+    for a CSV download is the error shape as ``application/json``, as the schema says. The
+    browsable API keeps its HTML page."""
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is not None and renderer.format not in ("json", "api"):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
 
 
 def json_error_response(status_code: int, code: str, message: str) -> JsonResponse:

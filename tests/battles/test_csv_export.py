@@ -77,3 +77,14 @@ def test_text_starting_with_a_formula_character_gets_an_apostrophe(text):
 @pytest.mark.parametrize("value", [-3, 0, 12, "Banda 1", "", "a=b", None])
 def test_numbers_and_plain_text_are_unchanged(value):
     assert _cell(value) == value
+
+
+def test_unknown_campaign_csv_is_a_json_404(league):
+    """An error on the CSV route is the error shape as application/json, as the schema declares
+    (schema fuzzing found a 404 served as text/csv)."""
+    client = APIClient()
+    client.force_authenticate(league.user(0))
+    response = client.get("/api/v1/campaigns/no-such-campaign/standings/?round=137339&format=csv")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert set(response.json()["error"]) == {"code", "message", "fields"}
