@@ -22,7 +22,14 @@ from .models import (
     Warband,
 )
 from .services.ledger import ledger_apply
-from .services.unit import finish_change, lock_warband, roster_atomic, roster_fighter
+from .services.unit import (
+    finish_change,
+    lock_warband,
+    roster_atomic,
+    roster_fighter,
+    roster_items,
+    roster_items_drop,
+)
 
 ADVANCING_FIELDS = ("experience", "advances", "advances_due", "special_rules")
 FIGHTER_FIELDS = (
@@ -50,10 +57,12 @@ def warband_snapshots(
     warbands: list[Warband],
     fighters: dict[int, list[Fighter]] | None = None,
     groups: dict[int, list[HenchmanGroup]] | None = None,
+    items: dict[int, list[EquipmentItem]] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """``warband_snapshot`` of several warbands in four queries, by warband id. Treasury and
     finds are taken from the instances given; ``fighters`` (per warband id, with their skills
-    prefetched) and ``groups`` spare reading them again when the caller has just read them."""
+    prefetched), ``groups`` and ``items`` spare reading them again when the caller has just
+    read them."""
     ids = [warband.pk for warband in warbands]
     if fighters is None:
         fighters = {pk: [] for pk in ids}
@@ -63,9 +72,10 @@ def warband_snapshots(
         groups = {pk: [] for pk in ids}
         for group in HenchmanGroup.objects.filter(warband_id__in=ids):
             groups[group.warband_id].append(group)
-    items: dict[int, list[EquipmentItem]] = {pk: [] for pk in ids}
-    for item in EquipmentItem.objects.filter(warband_id__in=ids):
-        items[item.warband_id].append(item)
+    if items is None:
+        items = {pk: [] for pk in ids}
+        for item in EquipmentItem.objects.filter(warband_id__in=ids):
+            items[item.warband_id].append(item)
     return {
         warband.pk: {
             "treasury": warband.treasury,
@@ -149,8 +159,9 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
     """Robbed: all his weapons, armour and equipment are gone (recorded in the ledger)."""
     locked = lock_warband(fighter.warband_id)
     fighter = roster_fighter(locked, fighter)
-    lost = [item.equipment.name for item in fighter.equipment.select_related("equipment")]
-    fighter.equipment.all().delete()
+    items = roster_items(locked, fighter=fighter)
+    roster_items_drop(locked, items)
+    lost = [item.equipment.name for item in items]
     ledger_apply(
         warband=locked,
         amount=0,

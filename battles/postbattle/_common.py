@@ -6,6 +6,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
 from warbands.models import PROFILE_FIELDS, Fighter, Skill, Warband
 
 from ..models import PendingDecision
@@ -47,11 +49,14 @@ def _race_maximum(race) -> dict[str, Any]:
 
 
 def _skill_options(fighter: Fighter) -> list[str]:
-    lists = set(fighter.fighter_type.skill_lists.values_list("slug", flat=True))
-    lists |= set(fighter.skill_lists)
-    known = set(fighter.skills.values_list("pk", flat=True))
+    """Skills he may learn: of his type's lists or his own (a promoted henchman's), not known
+    yet. One query (his skills are the ones the apply read with the roster)."""
+    known = {skill.pk for skill in fighter.skills.all()}
+    lists = Q(skill_list__in=fighter.fighter_type.skill_lists.all())
+    if fighter.skill_lists:
+        lists |= Q(skill_list__slug__in=fighter.skill_lists)
     return list(
-        Skill.objects.filter(skill_list__slug__in=lists)
+        Skill.objects.filter(lists)
         .exclude(pk__in=known)
         .order_by("skill_list__slug", "slug")
         .values_list("slug", flat=True)

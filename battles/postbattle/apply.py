@@ -23,7 +23,7 @@ import time
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from annuminas.tasks import enqueue_safely
@@ -31,7 +31,7 @@ from rules.engine import (
     Dice,
     RulesError,
 )
-from warbands.models import Fighter, HenchmanGroup
+from warbands.models import EquipmentItem, Fighter, HenchmanGroup
 from warbands.postbattle import (
     warband_snapshots,
 )
@@ -41,6 +41,8 @@ from ..house_rules import house_rules_inputs_attach
 from ..models import (
     Battle,
     BattleEvent,
+    BattleParticipant,
+    PendingDecision,
     PostBattleResult,
     PostBattleRun,
 )
@@ -163,7 +165,6 @@ def _context(run: PostBattleRun) -> _Context:
     participants = list(
         battle.participants.select_for_update(of=("warband",))
         .select_related("warband__warband_type__pack")
-        .prefetch_related(Prefetch("fighters", queryset=Fighter.objects.only("pk")))
         .order_by("warband_id")
     )
     events = list(battle.events.filter(kind=BattleEvent.Kind.OUT_OF_ACTION))
@@ -176,11 +177,15 @@ def _context(run: PostBattleRun) -> _Context:
 
 
 def _rosters(
-    warband_ids: list[int],
+    warband_ids: list[int], battle_id: int
 ) -> tuple[dict[int, list[Fighter]], dict[int, list[HenchmanGroup]]]:
     """Every fighter (skills included for the snapshots) and group of these warbands, by
     warband id, in three queries: the instances the sequences change. A fighter's ``group`` is
-    his group's instance here, so a change to the group is seen through its members."""
+    his group's instance here, so a change to the group is seen through its members; his
+    ``in_lineup`` says whether his player named him among those who fight this battle."""
+    lineup = BattleParticipant.fighters.through.objects.filter(
+        battleparticipant__battle_id=battle_id, fighter_id=OuterRef("pk")
+    )
     groups: dict[int, list[HenchmanGroup]] = {pk: [] for pk in warband_ids}
     by_pk: dict[int, HenchmanGroup] = {}
     for group in (
@@ -193,6 +198,7 @@ def _rosters(
     fighters: dict[int, list[Fighter]] = {pk: [] for pk in warband_ids}
     for fighter in (
         Fighter.objects.filter(warband_id__in=warband_ids)
+        .annotate(in_lineup=Exists(lineup))
         .select_related("fighter_type__race", "hired_sword")
         .prefetch_related("skills")
         .order_by("pk")
@@ -203,7 +209,9 @@ def _rosters(
     return fighters, groups
 
 
-def _sequence_run(run, context: _Context, participant, result, ratings: dict) -> None:
+def _sequence_run(
+    run, context: _Context, participant, result, ratings: dict
+) -> list[PendingDecision]:
     warband = participant.warband
     faces = (run.faces or {}).get(str(warband.pk))
     dice = Dice(faces=faces) if faces else Dice(seed=_warband_seed(run.seed, warband.pk))
@@ -218,6 +226,7 @@ def _sequence_run(run, context: _Context, participant, result, ratings: dict) ->
     sequence.run()
     result.steps = sequence.recorder.steps
     result.rolls = [roll.to_dict() for roll in dice.record]
+    return sequence.decisions
 
 
 def _apply(run: PostBattleRun) -> None:
@@ -226,9 +235,13 @@ def _apply(run: PostBattleRun) -> None:
     warbands = [participant.warband for participant in context.participants]
     # A warband's sequence never changes another participant's roster (a captive only becomes
     # a decision for his captor), so every "before" is read at once, before any sequence.
-    context.fighters, context.groups = _rosters([warband.pk for warband in warbands])
+    ids = [warband.pk for warband in warbands]
+    context.fighters, context.groups = _rosters(ids, run.battle_id)
+    items: dict[int, list[EquipmentItem]] = {pk: [] for pk in ids}
+    for item in EquipmentItem.objects.filter(warband_id__in=ids).select_related("equipment"):
+        items[item.warband_id].append(item)
     snapshots = warband_snapshots(
-        warbands=warbands, fighters=context.fighters, groups=context.groups
+        warbands=warbands, fighters=context.fighters, groups=context.groups, items=items
     )
     # Each batch checks its warband's house rules once, at its end: their inputs read here.
     house_rules_inputs_attach(warbands, context.fighters)
@@ -240,9 +253,10 @@ def _apply(run: PostBattleRun) -> None:
     )
     # Decide: every sequence changes the rosters in memory (the batches hold them) …
     rosters = [(w, context.fighters[w.pk], context.groups[w.pk]) for w in warbands]
-    with roster_batches(rosters=rosters):
+    decisions: list[PendingDecision] = []
+    with roster_batches(rosters=rosters, items=items):
         for participant, result in zip(context.participants, results, strict=True):
-            _sequence_run(run, context, participant, result, ratings)
+            decisions += _sequence_run(run, context, participant, result, ratings)
     # … and the batches wrote them together when they closed (one bulk update per model),
     # setting each warband instance's final version.
     for warband, result in zip(warbands, results, strict=True):
@@ -251,6 +265,8 @@ def _apply(run: PostBattleRun) -> None:
         results,
         ["steps", "rolls", "experience_gained", "finds_found", "gold_gained", "version_after"],
     )
+    if decisions:
+        PendingDecision.objects.bulk_create(decisions)
     # Hired swords ask for their upkeep after every battle (a decision: pay, or he leaves).
     if any(f.hired_sword_id for fighters in context.fighters.values() for f in fighters):
         upkeep_decisions_open(run=run)

@@ -66,6 +66,23 @@ class _Context:
     # The rosters read under the lock, per warband id (by pk): the instances the sequences change.
     fighters: dict[int, list[Fighter]] = field(default_factory=dict)
     groups: dict[int, list[HenchmanGroup]] = field(default_factory=dict)
+    _open_choices: dict[int, dict[tuple[str, int], int]] | None = None
+
+    def open_advance_choices(self) -> dict[int, dict[tuple[str, int], int]]:
+        """Per warband, the advances already rolled and waiting for their owner's choice, per
+        hero (``("f", id)``) or group (``("g", id)``): read once for all participants, when a
+        sequence first needs them."""
+        if self._open_choices is None:
+            self._open_choices = {p.warband_id: {} for p in self.participants}
+            for warband_id, fighter_id, group_id in PendingDecision.objects.filter(
+                warband_id__in=list(self._open_choices),
+                status=PendingDecision.Status.OPEN,
+                kind__in=ADVANCE_DECISIONS,
+            ).values_list("warband_id", "fighter_id", "group_id"):
+                key = ("g", group_id) if group_id else ("f", fighter_id)
+                counts = self._open_choices[warband_id]
+                counts[key] = counts.get(key, 0) + 1
+        return self._open_choices
 
 
 class _Sequence:
@@ -79,10 +96,12 @@ class _Sequence:
         self.dice = dice
         self.enemy_rating = enemy_rating
         self.recorder = Recorder()
+        # Choices for the owners (or a captor), inserted with the apply's one write.
+        self.decisions: list[PendingDecision] = []
         self.won = participant.result == BattleParticipant.Result.WIN
         self.batch: roster.RosterBatch
         fighters = context.fighters[self.warband.pk]
-        chosen = {f.pk for f in participant.fighters.all()}
+        chosen = {f.pk for f in fighters if getattr(f, "in_lineup", False)}
         self.took_part = [
             f
             for f in fighters
@@ -112,6 +131,9 @@ class _Sequence:
             self.rare_items()
             rating = roster.warband_rating_refresh(warband=self.warband)
         self.recorder.add("rating", rating=rating)
+
+    def _decide(self, **fields: Any) -> None:
+        self.decisions.append(PendingDecision(**fields))
 
     def _table(self, name: str, argument: str = "table") -> dict[str, Any]:
         """The campaign's own table when its organiser set one (same rows as the default)."""
@@ -230,7 +252,7 @@ class _Sequence:
         fighter.status = Fighter.Status.CAPTURED
         if captor_id is None:
             return
-        PendingDecision.objects.create(
+        self._decide(
             result=self.result,
             warband_id=captor_id,
             fighter=fighter,
@@ -335,16 +357,7 @@ class _Sequence:
 
     def _open_advance_choices(self) -> dict[tuple[str, int], int]:
         """Advances already rolled and waiting for the owner's choice, per hero or group."""
-        counts: dict[tuple[str, int], int] = {}
-        open_choices = PendingDecision.objects.filter(
-            warband=self.warband,
-            status=PendingDecision.Status.OPEN,
-            kind__in=ADVANCE_DECISIONS,
-        ).values_list("fighter_id", "group_id")
-        for fighter_id, group_id in open_choices:
-            key = ("g", group_id) if group_id else ("f", fighter_id)
-            counts[key] = counts.get(key, 0) + 1
-        return counts
+        return self.context.open_advance_choices().get(self.warband.pk, {})
 
     def _heroes_at_maximum(self) -> bool:
         kind = self.warband.warband_type
@@ -377,7 +390,7 @@ class _Sequence:
         target = fighter or group
         base = {"battle_id": self.context.battle.pk, "roll": outcome.details.get("roll")}
         if kind == "characteristic":
-            PendingDecision.objects.create(
+            self._decide(
                 result=self.result,
                 warband=self.warband,
                 fighter=fighter,
@@ -387,7 +400,7 @@ class _Sequence:
                 payload=base,
             )
         elif kind == "skill" and fighter is not None:
-            PendingDecision.objects.create(
+            self._decide(
                 result=self.result,
                 warband=self.warband,
                 fighter=fighter,
@@ -396,7 +409,7 @@ class _Sequence:
                 payload=base,
             )
         elif kind == "choose_member" and group is not None:
-            PendingDecision.objects.create(
+            self._decide(
                 result=self.result,
                 warband=self.warband,
                 group=group,
@@ -466,7 +479,7 @@ class _Sequence:
                 "rare_items", who=fighter.name, fighter_id=fighter.pk, **search.to_dict()
             )
             if search.found:
-                PendingDecision.objects.create(
+                self._decide(
                     result=self.result,
                     warband=self.warband,
                     fighter=fighter,

@@ -18,6 +18,8 @@ from .unit import (
     roster_atomic,
     roster_fighter,
     roster_flush,
+    roster_items,
+    roster_items_drop,
     roster_save,
 )
 
@@ -29,16 +31,17 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
     fighter = roster_fighter(locked, fighter)
     if fighter.status == Fighter.Status.DEAD:
         return fighter
-    lost = [item.equipment.name for item in fighter.equipment.select_related("equipment")]
-    fighter.equipment.all().delete()
+    own = roster_items(locked, fighter=fighter)
+    roster_items_drop(locked, own)
+    lost = [item.equipment.name for item in own]
     group = fighter.group
-    if group is not None:
-        lost += [item.equipment.name for item in group.equipment.select_related("equipment")]
+    shared = roster_items(locked, group=group) if group is not None else []
+    lost += [item.equipment.name for item in shared]
     fighter.status = Fighter.Status.DEAD
     fighter.misses_battles = 0
     roster_save(locked, fighter, ["status", "misses_battles"])
     if group is not None and group_size(group) == 0:
-        group.equipment.all().delete()
+        roster_items_drop(locked, shared)
     ledger_event(
         locked,
         reason=LedgerEntry.Reason.INJURY,

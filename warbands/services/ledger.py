@@ -65,7 +65,8 @@ def ledger_apply(
     source: Model | None = None,
 ) -> LedgerEntry:
     """Append one entry and move treasury and finds; expects the row locked by
-    ``lock_warband`` (inside a ``roster_batch`` the row is saved when the batch ends).
+    ``lock_warband`` (inside a ``roster_batch`` the row is saved when the batch ends, and in a
+    batch that holds the roster in memory the entry is inserted then too).
 
     Say what happened with ``code`` and ``params`` (see ``warbands.ledger_texts``): the line
     is worded when shown, in the reader's language. A plain ``description`` is shown as given.
@@ -86,13 +87,7 @@ def ledger_apply(
         )
     warband.treasury = treasury
     warband.finds = finds
-    batch = batch_holding(warband)
-    if batch is not None:
-        batch.changed = True
-        batch.fields |= {"treasury", "finds"}
-    else:
-        warband.save(update_fields=["treasury", "finds", "updated_at"])
-    return LedgerEntry.objects.create(
+    entry = LedgerEntry(
         warband=warband,
         amount=int(amount),
         finds_delta=int(finds_delta),
@@ -102,6 +97,18 @@ def ledger_apply(
         **_description_fields(description, code, params),
         **_source_fields(source),
     )
+    batch = batch_holding(warband)
+    if batch is None:
+        warband.save(update_fields=["treasury", "finds", "updated_at"])
+        entry.save(force_insert=True)
+        return entry
+    batch.changed = True
+    batch.fields |= {"treasury", "finds"}
+    if batch.loaded:  # inserted with the batch's one write (the entry has no id until then)
+        batch.ledger.append(entry)
+    else:
+        entry.save(force_insert=True)
+    return entry
 
 
 def ledger_event(

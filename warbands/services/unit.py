@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from annuminas.errors import Conflict
 
 from .. import constraints
-from ..models import Fighter, HenchmanGroup, Warband
+from ..models import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
 from .rating import roster_compute, roster_refresh
 
 IN_ROSTER = Fighter.IN_ROSTER
@@ -61,6 +61,12 @@ class RosterBatch:
     loaded: bool = False  # ``fighters`` and ``groups`` are the whole roster, read under the lock
     # Rows changed in memory, by model: pk → (row, the fields to write when the batch ends).
     pending: dict[type, dict[int, tuple[Any, set[str]]]] = dataclass_field(default_factory=dict)
+    # Ledger lines of a loaded batch, in order: inserted with the batch's one write.
+    ledger: list[LedgerEntry] = dataclass_field(default_factory=list)
+    # The warband's equipment items (with their ``equipment``) when the caller read them with
+    # the roster; the ids of those lost, deleted with the batch's one write.
+    items: list[EquipmentItem] | None = None
+    dropped: list[int] = dataclass_field(default_factory=list)
 
     def refresh(self) -> int:
         """Recompute rating and every advances due now, unless nothing changed since the last
@@ -83,9 +89,14 @@ class RosterBatch:
         noted.update(fields)
 
     def flush(self) -> None:
-        """Write the rows changed in memory: one ``bulk_update`` per model."""
+        """Write the rows changed in memory: one ``bulk_update`` per model, one insert for
+        the ledger lines."""
         _bulk_write(self.pending)
         self.pending = {}
+        _ledger_write(self.ledger)
+        self.ledger = []
+        _items_delete(self.dropped)
+        self.dropped = []
 
     def _close(self) -> None:
         if not self.changed:
@@ -105,6 +116,16 @@ def _bulk_write(pending: dict[type, dict[int, tuple[Any, set[str]]]]) -> None:
         model.objects.bulk_update([row for row, _ in rows.values()], fields)
 
 
+def _ledger_write(entries: list[LedgerEntry]) -> None:
+    if entries:
+        LedgerEntry.objects.bulk_create(entries)
+
+
+def _items_delete(pks: list[int]) -> None:
+    if pks:
+        EquipmentItem.objects.filter(pk__in=pks).delete()
+
+
 def _close_together(batches: list[RosterBatch]) -> None:
     """End several loaded batches with one write: one ``bulk_update`` for the fighters, the
     groups and the warband rows of them all, then each changed warband's house rules."""
@@ -115,11 +136,19 @@ def _close_together(batches: list[RosterBatch]) -> None:
         batch.warband.version += 1
         batch.warband.updated_at = now
     pending: dict[type, dict[int, tuple[Any, set[str]]]] = {}
+    ledger: list[LedgerEntry] = []
+    dropped: list[int] = []
     for batch in batches:
         for model, rows in batch.pending.items():
             pending.setdefault(model, {}).update(rows)
         batch.pending = {}
+        ledger.extend(batch.ledger)
+        batch.ledger = []
+        dropped.extend(batch.dropped)
+        batch.dropped = []
+    _items_delete(dropped)
     _bulk_write(pending)
+    _ledger_write(ledger)
     if changed:
         fields = {"rating", "version", "updated_at"}.union(*(batch.fields for batch in changed))
         Warband.objects.bulk_update([batch.warband for batch in changed], sorted(fields))
@@ -199,16 +228,25 @@ def roster_batch(
 
 @contextmanager
 def roster_batches(
-    *, rosters: list[tuple[Warband, list[Fighter], list[HenchmanGroup]]]
+    *,
+    rosters: list[tuple[Warband, list[Fighter], list[HenchmanGroup]]],
+    items: dict[int, list[EquipmentItem]] | None = None,
 ) -> Iterator[dict[int, RosterBatch]]:
     """``roster_batch(warband=w, roster=(fighters, groups), savepoint=False)`` for several
     warbands at once (each as described there: locked and read by the caller), ending them
-    together with ONE write for all (``bulk_update`` per model). Call it inside the caller's
-    transaction; any error rolls that transaction back. A ``roster_batch`` on one of these
-    warbands inside joins its batch."""
+    together with ONE write for all (``bulk_update`` per model). ``items``: each warband's
+    equipment items (``equipment`` selected), read under the same lock, so losing them reads
+    nothing either. Call it inside the caller's transaction; any error rolls that transaction
+    back. A ``roster_batch`` on one of these warbands inside joins its batch."""
     current = _batches.get() or {}
     opened = {
-        warband.pk: RosterBatch(warband, fighters=list(fighters), groups=list(groups), loaded=True)
+        warband.pk: RosterBatch(
+            warband,
+            fighters=list(fighters),
+            groups=list(groups),
+            loaded=True,
+            items=None if items is None else list(items.get(warband.pk, [])),
+        )
         for warband, fighters, groups in rosters
     }
     if opened.keys() & current.keys():
@@ -351,6 +389,33 @@ def roster_members_set(locked: Warband, group: HenchmanGroup, **values: Any) -> 
             for name, value in values.items():
                 setattr(fighter, name, value)
             batch.note(fighter, list(values))
+
+
+def roster_items(
+    locked: Warband, *, fighter: Fighter | None = None, group: HenchmanGroup | None = None
+) -> list[EquipmentItem]:
+    """The items a fighter or a group of the locked warband holds (``equipment`` selected):
+    from the batch when it holds them in memory."""
+    batch = loaded_batch(locked)
+    if batch is not None and batch.items is not None:
+        if fighter is not None:
+            return [item for item in batch.items if item.fighter_id == fighter.pk]
+        return [item for item in batch.items if item.group_id == group.pk]
+    holder = fighter if fighter is not None else group
+    return list(holder.equipment.select_related("equipment"))
+
+
+def roster_items_drop(locked: Warband, items: list[EquipmentItem]) -> None:
+    """These items of the locked warband are gone: deleted now, or with the batch's write."""
+    if not items:
+        return
+    batch = loaded_batch(locked)
+    if batch is not None and batch.items is not None:
+        gone = {item.pk for item in items}
+        batch.items = [item for item in batch.items if item.pk not in gone]
+        batch.dropped.extend(gone)
+        return
+    EquipmentItem.objects.filter(pk__in=[item.pk for item in items]).delete()
 
 
 def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
