@@ -7,6 +7,7 @@ below. ``python manage.py check --deploy`` is clean with production values (see 
 """
 
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -20,22 +21,30 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-# The development key is public (it is in the repository): only DEBUG and the test run may use it.
-# Anything else without SECRET_KEY refuses to start rather than sign sessions, password-reset and
-# e-mail confirmation links with a key everybody knows.
+# The development key is public (it is in the repository): only DEBUG may use it. Anything else
+# without SECRET_KEY, or with a key published in this repository, refuses to start rather than
+# sign sessions, password-reset and e-mail confirmation links with a key everybody knows.
 DEVELOPMENT_SECRET_KEY = "django-insecure-local-development-key-change-me"  # noqa: S105
+PUBLIC_SECRET_KEYS = frozenset(
+    {
+        DEVELOPMENT_SECRET_KEY,
+        # docker-compose.yml's former default: a placeholder, published with the repository.
+        "set-a-long-random-SECRET_KEY-in-.env-before-deploying",
+    }
+)
 RUNNING_TESTS = "pytest" in sys.modules
 SECRET_KEY = env.str("SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not (DEBUG or RUNNING_TESTS):
-        raise ImproperlyConfigured(
-            "SECRET_KEY is not set and DEBUG is off: set SECRET_KEY to a long random value "
-            "(or DEBUG=true for local development, as `make run` does)."
-        )
+if RUNNING_TESTS and not SECRET_KEY:
+    # A throw-away key per test run; processes the run starts (a real Celery worker) inherit it.
+    SECRET_KEY = os.environ["SECRET_KEY"] = "test-run-" + secrets.token_urlsafe(40)
+if not SECRET_KEY and DEBUG:
     SECRET_KEY = DEVELOPMENT_SECRET_KEY
-    if RUNNING_TESTS:
-        # Processes the test run starts (a real Celery worker) load these settings too.
-        os.environ["SECRET_KEY"] = SECRET_KEY
+if not DEBUG and (not SECRET_KEY or SECRET_KEY.strip() in PUBLIC_SECRET_KEYS):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set, or is a public key from the repository, and DEBUG is off: "
+        "set SECRET_KEY to a long random value of your own (or DEBUG=true for local "
+        "development, as `make run` does)."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -1,4 +1,5 @@
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,49 @@ def test_a_secret_key_from_the_environment_is_used():
     result = _import_settings(_clean_env(DEBUG="false", SECRET_KEY="s" * 60))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "s" * 16
+
+
+@pytest.mark.parametrize(
+    "public_key",
+    [
+        "django-insecure-local-development-key-change-me",
+        "set-a-long-random-SECRET_KEY-in-.env-before-deploying",
+    ],
+)
+def test_refuses_a_key_published_in_the_repository_when_debug_is_off(public_key):
+    result = _import_settings(_clean_env(DEBUG="false", SECRET_KEY=public_key))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "public key" in result.stderr
+
+
+def test_the_test_run_signs_with_a_key_of_its_own():
+    from django.conf import settings
+
+    assert settings.SECRET_KEY not in settings.PUBLIC_SECRET_KEYS
+    assert os.environ["SECRET_KEY"] == settings.SECRET_KEY  # what a worker it starts inherits
+
+
+@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose not installed")
+def test_compose_requires_a_secret_key_of_its_own():
+    def config(**extra: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"} | extra
+        return subprocess.run(
+            ["docker-compose", "config"],  # noqa: S607 - the tool on PATH, fixed arguments
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    missing = config()
+    assert missing.returncode != 0
+    assert "set SECRET_KEY" in missing.stderr
+    given = config(SECRET_KEY="k" * 50)
+    assert given.returncode == 0, given.stderr
+    assert "k" * 50 in given.stdout
+    assert "set-a-long-random" not in given.stdout
 
 
 def test_embedded_default_in_a_clean_environment():
