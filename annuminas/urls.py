@@ -18,6 +18,8 @@ urlpatterns = [
     path("", include("annuminas.dashboard_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Before the admin's own URLs: sign-in goes through the login page and its failed-login limits.
+    path("admin/login/", views.admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("organisers/", organisers_site.urls),
     path("accounts/", include("annuminas.accounts.urls")),

@@ -4,9 +4,13 @@ import logging
 
 import redis
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -19,6 +23,23 @@ logger = logging.getLogger(__name__)
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "annuminas/home.html")
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """``/admin/login/``: the site's login page, never the admin's own form.
+
+    The admin's form authenticates through ``ModelBackend`` directly, around the failed-login
+    limits the login page and the token endpoint apply; so every sign-in goes through the login
+    page, which returns to ``next``. A signed-in user the admin does not admit is refused rather
+    than sent to log in again (the login page would send him straight back).
+    """
+    if not request.user.is_authenticated:
+        return redirect_to_login(
+            request.GET.get("next") or reverse("admin:index"), settings.LOGIN_URL
+        )
+    if admin.site.has_permission(request):
+        return redirect("admin:index")
+    raise PermissionDenied(_("Only staff may use the league administration."))
 
 
 def _database_state() -> dict:

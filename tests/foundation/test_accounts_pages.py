@@ -123,11 +123,12 @@ def test_token_rotation_refuses_get(client, user):
     assert not Token.objects.exists()
 
 
-def test_admin_is_titled_for_league_organisers(client):
-    html = client.get("/admin/login/").content.decode()
+def test_admin_is_titled_for_league_organisers(client, make_user):
+    client.force_login(make_user("ingold", is_staff=True))
+    html = client.get("/admin/").content.decode()
     assert "Administración de ligas" in html
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
-    assert "League administration" in client.get("/admin/login/").content.decode()
+    assert "League administration" in client.get("/admin/").content.decode()
 
 
 def test_static_assets_are_vendored_and_served(client):

@@ -124,3 +124,37 @@ def test_page_and_api_share_the_failure_count(client, make_user, password):
         _error(_token(api, user.username, "wrong", address="127.0.0.1"), 400)
     response = client.post("/accounts/login/", {"login": user.username, "password": password})
     assert response.status_code == 429
+
+
+def test_admin_login_goes_through_the_limited_login_page(client, make_user, password):
+    staff = make_user("imrahil", is_staff=True)
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/login/?next=/admin/"
+    response = client.get("/admin/login/?next=/admin/warbands/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/admin/warbands/"
+
+    for _attempt in range(PER_NAME):
+        response = client.post("/accounts/login/", {"login": staff.username, "password": "wrong"})
+        assert response.status_code == 200
+    hashed_before = CountingHasher.verified
+    # The admin's own form used to check the password with ModelBackend, past the limit.
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": staff.username, "password": password}
+    )
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    assert CountingHasher.verified == hashed_before
+    assert "_auth_user_id" not in client.session
+    response = client.post("/accounts/login/", {"login": staff.username, "password": password})
+    assert response.status_code == 429
+
+
+def test_admin_login_for_someone_signed_in(client, make_user):
+    client.force_login(make_user("beregond"))
+    assert client.get("/admin/login/?next=/admin/").status_code == 403  # not staff: no loop
+    client.force_login(make_user("hirgon", is_staff=True))
+    response = client.get("/admin/login/?next=/admin/")
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/"
