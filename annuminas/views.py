@@ -83,14 +83,17 @@ def _broker_state(check_worker: bool) -> dict:
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database and the broker answer, 503 otherwise.
 
-    ``?worker=1`` also sends the ``ping`` task and waits for a worker's answer. Anonymous callers
-    (load balancers, uptime probes) get the states only; staff also see the details (vendor,
-    mode, the drivers' error messages, which can name hosts and ports).
+    ``?worker=1`` (staff only; others get the plain answer) also sends the ``ping`` task and
+    waits for a worker's answer. Anonymous callers (load balancers, uptime probes) get the
+    states only; staff also see the details (vendor, mode, the drivers' error messages, which
+    can name hosts and ports).
     """
+    staff = request.user.is_authenticated and request.user.is_staff
     database = _database_state()
-    broker = _broker_state(check_worker=request.GET.get("worker") == "1")
+    # The worker round-trip holds this web worker up to 5 s and queues a task: staff only.
+    broker = _broker_state(check_worker=staff and request.GET.get("worker") == "1")
     healthy = database["ok"] and broker["ok"]
-    if not (request.user.is_authenticated and request.user.is_staff):
+    if not staff:
         database, broker = _states_only(database), _states_only(broker)
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "database": database, "broker": broker},

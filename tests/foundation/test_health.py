@@ -1,4 +1,5 @@
 import pytest
+import redis
 from django.db import connection
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +69,24 @@ def test_healthz_shows_plain_users_states_only(client, make_user):
 
 def test_healthz_rejects_writes(client):
     assert client.post("/healthz").status_code == 405
+
+
+@pytest.fixture
+def broker_up(settings, monkeypatch):
+    """A broker that answers (tasks still run in-process, as the test settings have them)."""
+    settings.REDIS_URL = "redis://broker.invalid:6379/0"
+    monkeypatch.setattr(redis.Redis, "ping", lambda self: True)
+
+
+def test_healthz_worker_round_trip_for_staff(staff_client, broker_up):
+    body = staff_client.get("/healthz?worker=1").json()
+    assert body["broker"]["worker"] == {"pong": True, "database": True}
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_healthz_worker_round_trip_is_not_for_others(client, make_user, broker_up, signed_in):
+    if signed_in:
+        client.force_login(make_user("player"))
+    response = client.get("/healthz?worker=1")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": {"ok": True}, "broker": {"ok": True}}
