@@ -31,6 +31,9 @@ LEDGER_TEXTS = {
     "captive_sold": gettext_lazy("%(name)s sold to the slavers"),
     "ransom_paid": gettext_lazy("Ransom paid for %(name)s"),
     "ransom_received": gettext_lazy("Ransom received for %(name)s"),
+    "hired_sword_hired": gettext_lazy("Hired the hired sword %(name)s (%(type)s)"),
+    "hired_sword_upkeep": gettext_lazy("Upkeep of the hired sword %(name)s"),
+    "hired_sword_left": gettext_lazy("The hired sword %(name)s left the warband unpaid"),
 }
 
 # Each code's parameters, with a sample of each kind: the writer is checked against them and a
@@ -53,6 +56,9 @@ LEDGER_PARAMS: dict[str, dict[str, Any]] = {
     "captive_sold": {"name": "Aranarth"},
     "ransom_paid": {"name": "Aranarth"},
     "ransom_received": {"name": "Aranarth"},
+    "hired_sword_hired": {"name": "Gorbag", "type": "Huargo"},
+    "hired_sword_upkeep": {"name": "Gorbag"},
+    "hired_sword_left": {"name": "Gorbag"},
 }
 
 TERMS = {"stash": gettext_lazy("the stash")}

@@ -174,7 +174,8 @@ def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
             warband=captor,
             amount=value,
             reason=LedgerEntry.Reason.CAPTURE_SALE,
-            description=_("%(name)s sold to the slavers") % {"name": captive.name},
+            code="captive_sold",
+            params={"name": captive.name},
             source=decision,
         )
         roster.fighter_kill(fighter=captive, source=decision)
@@ -210,14 +211,16 @@ def _answer_ransom_offer(decision: PendingDecision, choice: Any) -> bool:
         warband=owner,
         amount=-value,
         reason=LedgerEntry.Reason.RANSOM,
-        description=_("Ransom paid for %(name)s") % {"name": captive.name},
+        code="ransom_paid",
+        params={"name": captive.name},
         source=decision,
     )
     roster.ledger_record(
         warband=captor,
         amount=value,
         reason=LedgerEntry.Reason.RANSOM,
-        description=_("Ransom received for %(name)s") % {"name": captive.name},
+        code="ransom_received",
+        params={"name": captive.name},
         source=decision,
     )
     roster.fighter_set_status(fighter=captive, status=Fighter.Status.ACTIVE, source=decision)

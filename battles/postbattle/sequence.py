@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from rules.engine.dice import Dice
 from rules.engine.postbattle import (
     Effect,
@@ -194,7 +192,8 @@ class _Sequence:
                     warband=self.warband,
                     amount=effect.amount,
                     reason=LedgerEntry.Reason.PIT_FIGHT,
-                    description=_("%(name)s won in the pits") % {"name": fighter.name},
+                    code="pit_fight_won",
+                    params={"name": fighter.name},
                     source=self.result,
                 )
                 self.result.gold_gained += effect.amount
@@ -448,7 +447,8 @@ class _Sequence:
             amount=0,
             finds_delta=finds,
             reason=LedgerEntry.Reason.EXPLORATION,
-            description=_("Exploration after battle %(id)s") % {"id": self.context.battle.pk},
+            code="exploration",
+            params={"id": self.context.battle.pk},
             source=self.result,
         )
         self.result.finds_found = finds
@@ -459,7 +459,8 @@ class _Sequence:
             amount=value,
             finds_delta=-finds,
             reason=LedgerEntry.Reason.SELL_FINDS,
-            description=_("%(finds)d finds sold") % {"finds": finds},
+            code="finds_sold",
+            params={"finds": finds},
             source=self.result,
         )
         self.result.gold_gained += value

@@ -1,7 +1,9 @@
 """Issue 11, mixed languages: a ledger line stores a code and its parameters and is worded when
 shown, in the reader's language; the profile headers follow the reader's language too."""
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -160,3 +162,45 @@ def test_sheet_profile_headers_follow_the_language(warband, user):
 
     assert headers(english) == ["M", "WS", "BS", "S", "T", "W", "I", "A", "Ld"]
     assert headers(spanish) == ["M", "HA", "HP", "F", "R", "H", "I", "A", "L"]
+
+
+LEDGER_WRITERS = {"ledger_apply", "ledger_record", "ledger_event"}
+
+
+def _app_sources():
+    root = Path(settings.BASE_DIR)
+    for app in ("annuminas", "warbands", "battles", "rules"):
+        for path in (root / app).rglob("*.py"):
+            if "migrations" not in path.parts:
+                yield path
+
+
+def _worded_here(value: ast.expr) -> bool:
+    """Words written by the app at write time (a translation, a format, a literal), not a
+    description handed on (an import replays the file's own lines as they were)."""
+    if isinstance(value, ast.BinOp | ast.JoinedStr):
+        return True
+    if isinstance(value, ast.Constant):
+        return bool(value.value)
+    if isinstance(value, ast.Call):
+        name = getattr(value.func, "id", None) or getattr(value.func, "attr", None)
+        return name in {"_", "gettext", "gettext_lazy", "pgettext", "ngettext"}
+    return False
+
+
+def test_no_writer_freezes_a_ledger_line_in_its_own_language():
+    """Every ledger line the app writes says what happened with a code and its parameters
+    (worded when shown); a ``description`` translated at write time would stay in the writer's
+    language (a batch job writes Spanish)."""
+    frozen = []
+    for path in _app_sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if name not in LEDGER_WRITERS:
+                continue
+            for keyword in node.keywords:
+                if keyword.arg == "description" and _worded_here(keyword.value):
+                    frozen.append(f"{path.relative_to(settings.BASE_DIR)}:{node.lineno}")
+    assert frozen == []

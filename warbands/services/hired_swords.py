@@ -94,8 +94,8 @@ def hired_sword_hire(
         warband=locked,
         amount=-fee,
         reason=LedgerEntry.Reason.HIRE,
-        description=_("Hired the hired sword %(name)s (%(type)s)")
-        % {"name": name, "type": fighter_type.name},
+        code="hired_sword_hired",
+        params={"name": name, "type": fighter_type.name},
         source=hired,
     )
     finish_change(locked, caller=warband)
@@ -114,7 +114,8 @@ def hired_sword_pay_upkeep(*, fighter: Fighter, expected_version: int | None = N
         warband=locked,
         amount=-upkeep,
         reason=LedgerEntry.Reason.HIRE,
-        description=_("Upkeep of the hired sword %(name)s") % {"name": fighter.name},
+        code="hired_sword_upkeep",
+        params={"name": fighter.name},
         source=fighter,
     )
     finish_change(locked, roster_changed=False)
@@ -131,7 +132,8 @@ def hired_sword_leave(*, fighter: Fighter, expected_version: int | None = None) 
     ledger_event(
         locked,
         reason=LedgerEntry.Reason.DISMISS,
-        description=_("The hired sword %(name)s left the warband unpaid") % {"name": fighter.name},
+        code="hired_sword_left",
+        params={"name": fighter.name},
         source=fighter,
     )
     finish_change(locked)
