@@ -3,7 +3,8 @@
 The rout test comes first in a side's turn (nothing else of that side happens until it is
 taken); stupidity and rally are due at the start of the turn for the warriors concerned; fear
 only against an enemy that causes it; all alone only when fighting two or more enemies; a
-fleeing warrior charged runs again.
+fleeing warrior charged (by the side to move) runs again. :func:`prompted` offers the last
+three when the log shows they may be due.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rules.engine.tracker.model import (
     KNOCKED_DOWN,
     OUT_OF_ACTION,
     FighterState,
+    fear_immune,
     need,
     whole_id,
 )
@@ -126,6 +128,8 @@ def _charged_while_fleeing(
     payload: Mapping[str, Any],
     outcome: Outcome,
 ) -> None:
+    """Cargado mientras huye: the charger comes from the warband whose turn it is; the fleeing
+    warrior runs another 5D6 cm before any blow is struck (seed 000)."""
     if fighter.status != FLEEING:
         raise TrackerError(
             _("%(fighter)s is not fleeing."),
@@ -133,6 +137,17 @@ def _charged_while_fleeing(
             field="fighter",
             fighter=fighter.name,
         )
+    if fighter.side == state.side:
+        raise TrackerError(
+            _("Only the warband whose turn it is charges: %(fighter)s is not charged now."),
+            code="entry.check_not_due",
+            field="fighter",
+            fighter=fighter.name,
+        )
+    if state.preview:
+        return
+    state.touch()
+    state.side_turn.tested.add(("charged-while-fleeing", fighter.id))
 
 
 def _fear(
@@ -154,6 +169,23 @@ def _fear(
         )
     if not state.preview:
         state.touch()
+        state.side_turn.tested.add(("fear", fighter.id, against.id))
+
+
+def engaged_enemies(state: BattleState, fighter: FighterState) -> list[int]:
+    """The enemies the log shows him fighting hand to hand this turn, still in the fight."""
+    return sorted(
+        enemy
+        for enemy in state.side_turn.melee.get(fighter.id, ())
+        if state.fighters[enemy].status not in (OUT_OF_ACTION, FLEEING)
+    )
+
+
+def all_alone_enemies(state: BattleState, fighter: FighterState, params: Any) -> Any:
+    """The number of enemies he fights: the player's, or else the log's."""
+    if isinstance(params, Mapping) and "enemies" in params:
+        return params["enemies"]
+    return len(engaged_enemies(state, fighter))
 
 
 def _all_alone(
@@ -165,8 +197,7 @@ def _all_alone(
 ) -> None:
     """Solo ante el peligro: at the end of his combat phase, fighting two or more enemies."""
     state.require_able(fighter, "fighter", allowed=(IN_PLAY,))
-    params = payload.get("params")
-    enemies = params.get("enemies") if isinstance(params, Mapping) else None
+    enemies = all_alone_enemies(state, fighter, payload.get("params"))
     if isinstance(enemies, bool) or not isinstance(enemies, int) or enemies < 2:
         raise TrackerError(
             _("All alone is tested only when fighting two or more enemies."),
@@ -176,10 +207,85 @@ def _all_alone(
     if state.preview:
         return
     state.touch()
+    state.side_turn.tested.add(("all-alone", fighter.id))
     if outcome == "flees":
         set_status(state, seq, fighter, FLEEING, None, "")
     elif outcome == OUT_OF_ACTION:
         set_status(state, seq, fighter, OUT_OF_ACTION, None, "")
+
+
+def _fear_prompts(state: BattleState, causer: FighterState) -> list[dict[str, Any]]:
+    """Miedo: whoever wants to charge ``causer`` (the side to move) or is charged by him (when
+    his side moves), and is not immune; one prompt per side that would test."""
+    if causer.side == state.side:
+        situation = "charged"
+        testers = [
+            f
+            for f in state.fighters.values()
+            if f.side != causer.side and f.status in (IN_PLAY, KNOCKED_DOWN)
+        ]
+    else:
+        situation = "charging"
+        testers = [f for f in state.side_fighters(state.side) if f.status == IN_PLAY]
+    by_side: dict[int, list[int]] = {}
+    for tester in testers:
+        if not fear_immune(tester) and ("fear", tester.id, causer.id) not in state.side_turn.tested:
+            by_side.setdefault(tester.side, []).append(tester.id)
+    return [
+        {
+            "check": "fear",
+            "side": side,
+            "against": causer.id,
+            "fighters": ids,
+            "situation": situation,
+            "required": False,
+        }
+        for side, ids in by_side.items()
+    ]
+
+
+def prompted(state: BattleState) -> list[dict[str, Any]]:
+    """The checks the log shows may be due, which the table confirms (distances, charges it
+    cannot see): a fleeing warrior of a side not moving may be charged; a warrior fighting two
+    or more enemies may be all alone (no friend within 15 cm); a fear-causing enemy in play
+    asks a fear test of whoever charges him or is charged by him. Not required: a turn may
+    end without them."""
+    tested = state.side_turn.tested
+    due: list[dict[str, Any]] = []
+    for fighter in state.fighters.values():
+        if (
+            fighter.status == FLEEING
+            and fighter.side != state.side
+            and ("charged-while-fleeing", fighter.id) not in tested
+        ):
+            due.append(
+                {
+                    "check": "charged-while-fleeing",
+                    "side": fighter.side,
+                    "fighter": fighter.id,
+                    "required": False,
+                }
+            )
+    for fighter in state.fighters.values():
+        enemies = engaged_enemies(state, fighter)
+        if (
+            fighter.status == IN_PLAY
+            and len(enemies) >= 2
+            and ("all-alone", fighter.id) not in tested
+        ):
+            due.append(
+                {
+                    "check": "all-alone",
+                    "side": fighter.side,
+                    "fighter": fighter.id,
+                    "enemies": enemies,
+                    "required": False,
+                }
+            )
+    for causer in state.fighters.values():
+        if FEAR in causer.rules and causer.status != OUT_OF_ACTION:
+            due += _fear_prompts(state, causer)
+    return due
 
 
 FighterCheck = Callable[["BattleState", int, FighterState, Mapping[str, Any], Outcome], None]

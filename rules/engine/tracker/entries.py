@@ -121,6 +121,8 @@ def apply_status(state: BattleState, seq: int, payload: Mapping[str, Any]) -> No
     if wounds is not None:
         target.wounds = wounds
     state.touch()
+    if actor is not None:
+        state.side_turn.engage(actor.id, target.id)
     set_status(state, seq, target, status, actor, str(payload.get("weapon") or "")[:80])
 
 
@@ -202,6 +204,8 @@ def apply_attack(state: BattleState, seq: int, payload: Mapping[str, Any]) -> No
         return
     outcome, lost = _attack_result(payload)
     state.touch()
+    if mode == "melee":
+        state.side_turn.engage(attacker.id, target.id)
     target.wounds = max(0, target.wounds - lost)
     if outcome in SEVERITY and SEVERITY[outcome] > SEVERITY[target.status]:
         set_status(state, seq, target, outcome, attacker, weapon)

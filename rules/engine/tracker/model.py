@@ -82,10 +82,17 @@ class SideTurn:
 
     rout_tested: bool = False
     acted: bool = False
-    tested: set[tuple[str, int]] = field(default_factory=set)
+    tested: set[tuple[Any, ...]] = field(default_factory=set)
+    """The checks taken this turn: ``(check, fighter)``, or ``("fear", fighter, enemy)``."""
     fleeing_at_start: frozenset[int] = frozenset()
     refused: set[int] = field(default_factory=set)
     """Heroes who refused a challenge: they may not fight, nor lend their L, this turn."""
+    melee: dict[int, set[int]] = field(default_factory=dict)
+    """Who fought whom hand to hand this turn (melee attacks, blows logged with ``by``)."""
+
+    def engage(self, one: int, other: int) -> None:
+        self.melee.setdefault(one, set()).add(other)
+        self.melee.setdefault(other, set()).add(one)
 
 
 @dataclass

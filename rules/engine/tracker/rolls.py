@@ -2,7 +2,13 @@
 
 The state supplies what the table would otherwise type: each warrior's Leadership, whether the
 leader can lend his (stunned, out of action or fleeing, he cannot), every warrior's status for
-the rout test. The player adds only what the table knows (distances, enemies in the fight).
+the rout test, the enemies the log shows a warrior fighting. The player adds only what the
+table knows (distances, enemies the log did not see).
+
+Flight is always 5D6 cm, whatever the warrior's M: seed 000 ("Solo ante el Peligro": "corre
+5D6 centímetros"; a failed rally "o cargan contra él, corre otros 5D6 centímetros"; "Si un
+guerrero es cargado mientras huye ... corre otros 5D6 centímetros"). The 8D6 above M 15 cm is
+seed 002's rule for units fleeing a mass battle's combat (``flee_and_pursuit``), not this one.
 """
 
 from __future__ import annotations
@@ -11,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.checks import (
+    FLEE_DICE,
     all_alone_test,
     fear_test,
-    flee_dice,
     rally_test,
     rout_test,
     stupidity_test,
@@ -21,6 +27,7 @@ from rules.engine.checks import (
 from rules.engine.dice import Dice
 from rules.engine.explain import explained_dict
 from rules.engine.i18n import gettext_noop as _
+from rules.engine.tracker.checks import all_alone_enemies
 from rules.engine.tracker.errors import TrackerError
 from rules.engine.tracker.model import FighterState, fear_immune
 from rules.engine.tracker.state import BattleState
@@ -82,21 +89,22 @@ def check_params(state: BattleState, payload: Mapping[str, Any]) -> dict[str, An
         extra = {"nearby": params["nearby"]} if "nearby" in params else {}
         return {"leadership": fighter.leadership, **extra, **leader}
     if check == "fear":
+        # The side to move charges; the others are charged (seed 000, "Miedo" a and b).
+        moving = "charging" if fighter.side == state.side else "charged"
         return {
             "leadership": fighter.leadership,
-            "situation": params.get("situation", "charged"),
+            "situation": params.get("situation", moving),
             "causes_fear": fear_immune(fighter),
             **leader,
         }
     if check == "all-alone":
         extra = {"friends": params["friends"]} if "friends" in params else {}
-        return {"leadership": fighter.leadership, "enemies": params["enemies"], **extra}
+        enemies = all_alone_enemies(state, fighter, params)
+        return {"leadership": fighter.leadership, "enemies": enemies, **extra}
     return {}
 
 
-def roll_check(
-    state: BattleState, payload: Mapping[str, Any], *, dice: Dice, movement_cm: float = 10
-) -> dict[str, Any]:
+def roll_check(state: BattleState, payload: Mapping[str, Any], *, dice: Dice) -> dict[str, Any]:
     """Validate a ``check`` entry against ``state``, roll it, and return its ``result``."""
     state.validate("check", payload)
     check = payload["check"]
@@ -108,14 +116,14 @@ def roll_check(
     elif check == "rally":
         result = rally_test(**params, dice=dice)
         if result.outcome != "rallied":
-            return _with_flight(result.to_dict(), dice, movement_cm)
+            return _with_flight(result.to_dict(), dice)
     elif check == "fear":
         result = fear_test(**params, dice=dice)
     elif check == "all-alone":
         result = all_alone_test(**params, dice=dice)
     else:  # charged while fleeing: he runs another 5D6 cm before any blow is struck
         start = len(dice.record)
-        roll = dice.roll(flee_dice(movement_cm), "flee")
+        roll = dice.roll(FLEE_DICE, "flee")
         return {
             "kind": "charged-while-fleeing",
             "passed": None,
@@ -126,9 +134,9 @@ def roll_check(
     return result.to_dict()
 
 
-def _with_flight(result: dict[str, Any], dice: Dice, movement_cm: float) -> dict[str, Any]:
+def _with_flight(result: dict[str, Any], dice: Dice) -> dict[str, Any]:
     """A failed rally: he runs another 5D6 cm towards the nearest table edge."""
-    roll = dice.roll(flee_dice(movement_cm), "flee")
+    roll = dice.roll(FLEE_DICE, "flee")
     return {
         **result,
         "details": {**result.get("details", {}), "flee_cm": roll.total},

@@ -162,7 +162,9 @@ class BattleState:
         return due
 
     def checks_due(self) -> list[dict[str, Any]]:
-        """The checks the rules call for now, the required ones first."""
+        """The checks the rules call for now, the required ones first; then those the log shows
+        may be due and the table confirms (charged while fleeing, all alone, fear: ``required``
+        false, see :func:`~rules.engine.tracker.checks.prompted`)."""
         if self.ended or self.side is None:
             return []
         side = self.side
@@ -182,6 +184,8 @@ class BattleState:
             )
         if not self.side_turn.acted and self.out_of_action_count(side) >= 2:
             due.append({"check": "voluntary-rout", "side": side, "required": False})
+        if not self.rout_test_due(side):
+            due += checks.prompted(self)
         return due
 
     def to_dict(self) -> dict[str, Any]:
