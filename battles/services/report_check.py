@@ -174,6 +174,8 @@ def _event_plan(item: EventReport, facts: BattleFacts) -> tuple[EventPlan | None
     target, target_warband = _side(item, "target", facts, problems)
     if item.kind == BattleEvent.Kind.OUT_OF_ACTION and target is None and not target_warband:
         problems.append(_("say who was put out of action"))
+    if item.kind == BattleEvent.Kind.OUT_OF_ACTION and target is not None and actor == target:
+        problems.append(_("A fighter cannot put himself out of action."))
     if item.kind == BattleEvent.Kind.ROUT and not actor_warband:
         problems.append(_("say which warband routed"))
     if item.kind == BattleEvent.Kind.OBJECTIVE and not actor_warband:

@@ -295,6 +295,25 @@ def test_bad_input_answers_400_in_the_error_shape(world):
     assert world["battle"].__class__.objects.get(pk=world["battle"].pk).status == "scheduled"
 
 
+def test_a_fighter_cannot_be_reported_taking_himself_out_of_action(world):
+    """The API refuses what the report page refuses (one check, in the report's validator)."""
+    battle = world["battle"]
+    warband = battle.participants.order_by("id").first().warband
+    fighter = warband.fighters.order_by("pk").first()
+    report = {
+        "winners": [warband.pk],
+        "events": [{"turn": 2, "kind": "out_of_action", "actor": fighter.pk,
+                    "target": fighter.pk}],
+    }  # fmt: skip
+    response = client_for(world["users"]["participant"]).post(
+        _battle_url(world, "report/"), report, format="json"
+    )
+    assert response.status_code == 400, response.json()
+    assert "a sí mismo" in response.json()["error"]["message"]  # Spanish by default
+    battle.refresh_from_db()
+    assert battle.status == "scheduled" and not battle.events.exists()
+
+
 # --- query budgets ------------------------------------------------------------------------
 def _paired_league(make_league, players):
     league = make_league(players=players, henchmen=2)
