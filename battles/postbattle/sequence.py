@@ -363,7 +363,13 @@ class _Sequence:
         limit = getattr(kind, "max_heroes", None)
         if not limit:
             return False
-        heroes = sum(1 for f in self.batch.fighters if f.is_hero and f.status in IN_ROSTER)
+        # Hired swords never count against the hero limit (issue 13 §1; as in hiring's
+        # ``roster_limits_check``).
+        heroes = sum(
+            1
+            for f in self.batch.fighters
+            if f.is_hero and f.hired_sword_id is None and f.status in IN_ROSTER
+        )
         return heroes >= limit
 
     def _take_advance(self, outcome, *, fighter=None, group=None) -> None:
@@ -425,13 +431,23 @@ class _Sequence:
                 },
             )
 
-    # 4. exploration and selling finds
-    def exploration(self) -> None:
-        heroes = [
+    def _searching_heroes(self) -> list[Fighter]:
+        """The warband's own heroes who were not taken out of action: they roll the
+        exploration dice and search for rare items. Hired swords do neither: the Annúminas
+        seeds say nothing of it, so Mordheim's rule holds (its hired swords neither roll
+        exploration dice nor look for rare items; they serve for pay)."""
+        return [
             f
             for f in self.took_part
-            if f.group_id is None and f.is_hero and f.pk not in self.taken_out
+            if f.group_id is None
+            and f.is_hero
+            and f.hired_sword_id is None
+            and f.pk not in self.taken_out
         ]
+
+    # 4. exploration and selling finds
+    def exploration(self) -> None:
+        heroes = self._searching_heroes()
         outcome = exploration(
             dice=self.dice,
             heroes_not_out_of_action=len(heroes),
@@ -468,11 +484,7 @@ class _Sequence:
 
     # 5. rare items
     def rare_items(self) -> None:
-        heroes = [
-            f
-            for f in self.took_part
-            if f.group_id is None and f.is_hero and f.pk not in self.taken_out
-        ]
+        heroes = self._searching_heroes()
         offered = _rare_for(self.warband) if heroes else {}
         for fighter in heroes:
             search = rare_items(dice=self.dice, offered=offered, who=fighter.name)

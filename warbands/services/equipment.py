@@ -106,6 +106,32 @@ def to_stash(locked: Warband, items: list[EquipmentItem], copies: int) -> list[E
     return stashed
 
 
+def hired_sword_takes_no_gear(fighter: Fighter) -> None:
+    """A hired sword fights with the equipment he came with (Mordheim's hired swords: they
+    cannot be given other equipment); only a pack that gives his type an equipment list lets
+    the warband equip him."""
+    if fighter.hired_sword_id is not None and fighter.fighter_type.equipment_list_id is None:
+        raise ValidationError(
+            _(
+                "%(name)s is a hired sword: he fights with the equipment he came with and "
+                "takes none from the warband."
+            )
+            % {"name": fighter.name}
+        )
+
+
+def _own_gear_stays(item: EquipmentItem) -> None:
+    """A hired sword's own equipment goes where he goes: it is not sold or stashed."""
+    fighter = item.fighter
+    if fighter is not None and fighter.hired_sword_id is not None and item.unit_price == 0:
+        own = fighter.hired_sword.equipment.filter(pk=item.equipment_id).exists()
+        if own:
+            raise ValidationError(
+                _("%(item)s belongs to the hired sword %(name)s: it goes where he goes.")
+                % {"item": item.equipment.name, "name": fighter.name}
+            )
+
+
 def _holder_has_dagger(*, fighter=None, group=None) -> bool:
     holder = {"fighter": fighter} if fighter is not None else {"group": group}
     return EquipmentItem.objects.filter(**holder, equipment__rules__first_free=True).exists()
@@ -139,6 +165,8 @@ def _buyer(locked: Warband, fighter, group) -> tuple[Fighter | None, HenchmanGro
             raise ValidationError(
                 _("%(name)s is no longer in the roster.") % {"name": fighter.name}
             )
+        else:
+            hired_sword_takes_no_gear(fighter)
     if group is not None:
         group = roster_group(locked, group)
         if group_size(group) == 0:
@@ -223,6 +251,7 @@ def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) 
     """Sell an item for half its price (rounded down)."""
     locked = lock_warband(item.warband_id, expected_version)
     item = _roster_item(locked, item)
+    _own_gear_stays(item)
     value = item_sale_value(item)
     holder = item.fighter or item.group
     params = {"item": item.equipment.name, "holder": holder.name if holder else stash_term()}
@@ -243,6 +272,7 @@ def equipment_stash(
     item = _roster_item(locked, item)
     if item.in_stash:
         raise ValidationError(_("This item is already in the stash."))
+    _own_gear_stays(item)
     copies = group_size(item.group) if item.group_id else 1
     stashed = to_stash(locked, [item], copies)
     finish_change(locked)
@@ -265,6 +295,7 @@ def equipment_assign(
     item = _roster_item(locked, item)
     if item.group_id is not None:
         raise ValidationError(_("Move the group's item to the stash first."))
+    _own_gear_stays(item)
     if fighter is not None:
         fighter = roster_fighter(locked, fighter)
         if fighter.group_id is not None:
@@ -280,6 +311,7 @@ def equipment_assign(
 def _assign_to_hero(locked: Warband, item: EquipmentItem, fighter: Fighter) -> EquipmentItem:
     if fighter.status not in IN_ROSTER:
         raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
+    hired_sword_takes_no_gear(fighter)
     list_entry(locked, item.equipment, fighter_type=fighter.fighter_type)
     item.fighter = fighter
     item.save(update_fields=["fighter"])

@@ -37,6 +37,16 @@ def roster_limits_check(warband: Warband) -> None:
         warband.fighters.filter(status__in=IN_ROSTER).select_related("fighter_type", "group")
     )
     leaders = [f for f in fighters if f.is_leader]
+    for fighter in fighters:
+        # Whatever the door (import, admin, a restored snapshot): a hired sword serves for pay,
+        # never leads and never joins a henchman group.
+        if fighter.hired_sword_id is not None and fighter.is_leader:
+            raise ValidationError(_hired_sword_never_leads(fighter))
+        if fighter.hired_sword_id is not None and fighter.group_id:
+            raise ValidationError(
+                _("%(name)s is a hired sword: he fights on his own, never in a henchman group.")
+                % {"name": fighter.name}
+            )
     if len(leaders) > 1:
         raise ValidationError(
             _("A warband has exactly one leader: %(name)s already leads this one.")
@@ -56,6 +66,13 @@ def roster_limits_check(warband: Warband) -> None:
         )
     _per_type_check(warband_type, fighters)
     _per_group_check(fighters)
+
+
+def _hired_sword_never_leads(fighter: Fighter) -> str:
+    return _(
+        "%(name)s is a hired sword: he serves for pay and never leads the warband; "
+        "make one of its own heroes the leader."
+    ) % {"name": fighter.name}
 
 
 def _per_type_check(warband_type, fighters: list[Fighter]) -> None:
@@ -363,6 +380,8 @@ def fighter_make_leader(*, fighter: Fighter, expected_version: int | None = None
     fighter = roster_fighter(locked, fighter)
     if not fighter.is_hero or fighter.status not in IN_ROSTER:
         raise ValidationError(_("Only a hero in the roster can lead the warband."))
+    if fighter.hired_sword_id is not None:
+        raise ValidationError(_hired_sword_never_leads(fighter))
     locked.fighters.filter(is_leader=True).exclude(pk=fighter.pk).update(is_leader=False)
     fighter.is_leader = True
     fighter.save(update_fields=["is_leader"])

@@ -216,6 +216,11 @@ def warband_item_action(request, pk, item_pk, operation):
 
 
 def _targets(warband: Warband) -> list[tuple[str, str]]:
-    heroes = warband.fighters.filter(group=None, status__in=Fighter.IN_ROSTER).order_by("pk")
+    heroes = (
+        warband.fighters.filter(group=None, status__in=Fighter.IN_ROSTER)
+        # A hired sword takes no equipment unless his pack gives him a list.
+        .exclude(hired_sword__isnull=False, fighter_type__equipment_list__isnull=True)
+        .order_by("pk")
+    )
     groups = warband.groups.order_by("pk")
     return [(f"f-{f.pk}", f.name) for f in heroes] + [(f"g-{g.pk}", g.name) for g in groups]
