@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
@@ -40,13 +40,36 @@ logger = logging.getLogger(__name__)
 # --- starting runs and jobs ------------------------------------------------------------------
 
 
+def _plays(battle: Battle, user) -> bool:
+    return getattr(user, "pk", None) is not None and (
+        battle.participants.filter(warband__owner=user).exists()
+    )
+
+
 def _faces_typed_by(battle: Battle, user, faces: dict | None) -> dict[str, Any]:
     """Who typed the dice at the table, and whether he plays in this battle (an organiser
     resolving his own battle with his own dice: allowed, recorded and shown)."""
     if not faces or getattr(user, "pk", None) is None:
         return {"faces_typed_by": None, "faces_typed_by_player": False}
-    plays = battle.participants.filter(warband__owner=user).exists()
-    return {"faces_typed_by": user, "faces_typed_by_player": plays}
+    return {"faces_typed_by": user, "faces_typed_by_player": _plays(battle, user)}
+
+
+PLAYER_CHOSEN_OPTIONS = ("scenario_bonus", "racial_maximum")
+
+
+def _check_player_choices(battle: Battle, user, *, seed: int | None, options: dict | None) -> None:
+    """Whoever plays in the battle — an organiser too — resolves it without choosing the seed,
+    scenario bonuses or the racial-maximum rule (a player is refused them at the API): the
+    server rolls, or a co-organiser who does not play chooses. Dice typed at the table stay
+    allowed: they are recorded as his and shown."""
+    chosen = seed is not None or any(key in (options or {}) for key in PLAYER_CHOSEN_OPTIONS)
+    if chosen and _plays(battle, user):
+        raise PermissionDenied(
+            _(
+                "You play in this battle: the seed, scenario bonuses and the racial maximum "
+                "rule are left to the dice or to an organiser who does not play."
+            )
+        )
 
 
 def _run_for(
@@ -129,6 +152,7 @@ def battle_resolve_start(
     """
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     _check_resolvable(battle)
+    _check_player_choices(battle, user, seed=seed, options=options)
     active = Job.objects.filter(battle=battle, status__in=Job.ACTIVE).first()
     if active is not None:
         return active

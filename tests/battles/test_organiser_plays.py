@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from battles import access, services
-from battles.models import Battle, PostBattleRun
+from battles.models import Battle, Job, PostBattleRun
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,47 @@ def test_rolled_dice_name_nobody(playing):
     assert response.status_code == 202, response.content
     run = PostBattleRun.objects.get(battle=battle)
     assert (run.faces_typed_by, run.faces_typed_by_player) == (None, False)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seed": 6},
+        {"scenario_bonus": "own"},
+        {"racial_maximum": "choose"},
+        {"seed": 6, "faces": "both"},
+    ],
+    ids=["seed", "scenario-bonus", "racial-maximum", "seed-with-faces"],
+)
+def test_he_cannot_choose_seed_or_bonuses_for_his_own_battle(playing, body):
+    league, battle = playing
+    battle = _confirmed(league, battle)
+    own, other = str(league.warband(0).pk), str(league.warband(1).pk)
+    if body.get("scenario_bonus"):
+        body = {"scenario_bonus": {own: 3}}
+    if body.get("faces"):
+        body = {**body, "faces": {own: [6, 6, 6, 6], other: [1, 1, 1, 1]}}
+    response = api_for(league.user(0)).post(
+        f"/api/v1/battles/{battle.pk}/resolve/", body, format="json"
+    )
+    assert response.status_code == 403, response.content
+    error = response.json()["error"]
+    assert error["code"] == "permission_denied"
+    assert "play in this battle" in error["message"] or "juegas" in error["message"]
+    assert not PostBattleRun.objects.filter(battle=battle).exists()
+    assert not Job.objects.filter(battle=battle).exists()
+
+
+def test_a_co_organiser_who_does_not_play_chooses_them(playing):
+    league, battle = playing
+    battle = _confirmed(league, battle)
+    own = str(league.warband(0).pk)
+    response = api_for(league.organiser).post(
+        f"/api/v1/battles/{battle.pk}/resolve/",
+        {"seed": 6, "scenario_bonus": {own: 3}, "racial_maximum": "choose"},
+        format="json",
+    )
+    assert response.status_code == 202, response.content
+    run = PostBattleRun.objects.get(battle=battle)
+    assert run.seed == 6
+    assert run.options == {"scenario_bonus": {own: 3}, "racial_maximum": "choose"}

@@ -108,9 +108,11 @@ def _report_and_confirm(battle: Battle) -> Battle:
     return services.battle_confirm(battle=battle, by=opponent)
 
 
-def _resolve(battle: Battle, organiser, seed: int) -> None:
-    """Start the post-battle sequence and apply it here (the fuzz server may have no worker)."""
-    job = battle_resolve_start(battle=battle, user=organiser, seed=seed)
+def _resolve(battle: Battle, seed: int) -> None:
+    """Start the post-battle sequence and apply it here (the fuzz server may have no worker).
+    The command picks the seeds (reproducible data), not a user: the main organiser plays, and
+    whoever plays may not choose his battle's seed."""
+    job = battle_resolve_start(battle=battle, user=None, seed=seed)
     for run_id in job.runs.values_list("pk", flat=True):
         postbattle_run_apply(run_id=run_id)
 
@@ -121,7 +123,7 @@ def _play_round(league: Campaign, organiser, method: str, seeds) -> Round:
     services.pairings_generate(round=round, by=organiser, method=method)
     for battle in round.battles.filter(is_bye=False).order_by("pk"):
         _report_and_confirm(battle)
-        _resolve(battle, organiser, next(seeds))
+        _resolve(battle, next(seeds))
     return round
 
 
@@ -132,7 +134,7 @@ def _leave_a_choice_open(round: Round, organiser, seeds) -> None:
         if PendingDecision.objects.filter(status=PendingDecision.Status.OPEN).exists():
             return
         battle_revert(battle=battle, user=organiser)
-        _resolve(battle, organiser, next(seeds))
+        _resolve(battle, next(seeds))
 
 
 @transaction.atomic
