@@ -185,7 +185,7 @@ def test_he_cannot_choose_seed_or_bonuses_for_his_own_battle(playing, body):
     assert response.status_code == 403, response.content
     error = response.json()["error"]
     assert error["code"] == "permission_denied"
-    assert "play in this battle" in error["message"] or "juegas" in error["message"]
+    assert error["message"].startswith("Juegas esta batalla: la semilla")
     assert not PostBattleRun.objects.filter(battle=battle).exists()
     assert not Job.objects.filter(battle=battle).exists()
 
