@@ -33,6 +33,7 @@ from ..models import (
 )
 from ..models.notifications import Event
 from ..notifications.services import notify
+from ..scoring import STANDINGS_TIME_LIMIT, standings_jobs_sweep
 from ._common import MAX_SEED
 
 logger = logging.getLogger(__name__)
@@ -144,7 +145,9 @@ def battle_resolve_start(
     faces: dict | None = None,
     options: dict | None = None,
 ) -> Job:
-    """Queue the post-battle sequence of one battle; a repeated request returns the same job.
+    """Queue the post-battle sequence of one battle; a repeated request returns the same job
+    (an active job with this battle's run still pending; an active one with nothing pending is
+    finished here instead, and a new job starts).
 
     A battle already resolved is a ``Conflict`` (nothing to do: no job is created), so every job
     created here has a pending run that a worker will apply. Holds the battle's row lock, which
@@ -155,7 +158,11 @@ def battle_resolve_start(
     _check_player_choices(battle, user, seed=seed, options=options)
     active = Job.objects.filter(battle=battle, status__in=Job.ACTIVE).first()
     if active is not None:
-        return active
+        if active.runs.filter(battle=battle, status=PostBattleRun.Status.PENDING).exists():
+            return active  # a repeated request: that job is still applying this battle
+        # Its status has not caught up (its run was applied, perhaps reverted since): it has
+        # nothing left to do, so it finishes now and a new job applies the battle.
+        job_progress_refresh(job_id=active.pk)
     run = _run_for(battle, seed=seed, faces=faces, options=options, typed_by=user)
     if run.status == PostBattleRun.Status.APPLIED:
         raise _already_resolved()
@@ -319,13 +326,21 @@ def jobs_sweep_stuck(*, lost_after: int | None = None) -> list[int]:
     """The sweeper (beat runs it every minute). Sends again every pending run silent for
     ``lost_after`` seconds (default: the ``POSTBATTLE_RUN_LOST_AFTER`` setting) — its message
     was lost, or its worker died holding it — and completes every active post-battle job that
-    has no pending run left (other kinds of job have no runs: they are not its business).
+    has no pending run left. Standings jobs (no runs) are swept by ``standings_jobs_sweep``:
+    one queued and silent as long is sent again, one running past its task's time limit fails
+    with that reason (the organisers are told).
     Exactly once still holds: a run being applied right now is locked and skipped here, and a
     run sent twice applies once (a late redelivery finds it applied).
     Returns the ids of the jobs touched."""
     lost_after = _lost_after() if lost_after is None else lost_after
-    cutoff = timezone.now() - timezone.timedelta(seconds=lost_after)
-    touched: set[int] = set()
+    now = timezone.now()
+    cutoff = now - timezone.timedelta(seconds=lost_after)
+    touched: set[int] = set(
+        standings_jobs_sweep(
+            cutoff=cutoff,
+            running_cutoff=cutoff - timezone.timedelta(seconds=STANDINGS_TIME_LIMIT),
+        )
+    )
     with transaction.atomic():
         lost = list(
             PostBattleRun.objects.select_for_update(skip_locked=True)

@@ -97,6 +97,40 @@ def test_revert_then_resolve_applies_again(league, battle, django_capture_on_com
     assert PostBattleRun.objects.get(status="applied").job_id == job.pk
 
 
+def test_resolve_after_a_revert_does_not_return_a_job_whose_status_lags(
+    league, battle, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        old = battle_resolve_start(battle=battle, user=league.organiser, seed=1)
+    battle_revert(battle=battle, user=league.organiser)
+    # The old job's status has not caught up with its run (applied, then reverted).
+    Job.objects.filter(pk=old.pk).update(status=Job.Status.RUNNING, finished_at=None)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        job = battle_resolve_start(battle=battle, user=league.organiser, seed=2)
+
+    assert job.pk != old.pk
+    job.refresh_from_db()
+    assert (job.status, job.done) == (Job.Status.SUCCEEDED, 1)
+    old.refresh_from_db()
+    assert old.status not in Job.ACTIVE and old.finished_at is not None
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.RESOLVED
+    assert PostBattleRun.objects.get(status="applied").job_id == job.pk
+
+
+def test_a_repeated_resolve_returns_the_job_still_applying_the_battle(
+    league, battle, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        first = battle_resolve_start(battle=battle, user=league.organiser)
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        again = battle_resolve_start(battle=battle, user=league.organiser)
+    assert again.pk == first.pk
+    assert sent == []
+    assert Job.objects.count() == 1
+
+
 def test_the_round_resolves_what_its_battles_left(make_league, django_capture_on_commit_callbacks):
     league = make_league(players=4)
     round = first_battle(league).round
