@@ -10,12 +10,15 @@ what is in the campaign's history (django-simple-history; the service sets the u
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,6 +26,8 @@ from django.utils.translation import gettext_lazy
 from annuminas.tasks import enqueue_safely
 
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Job, Round, StandingsSnapshot
+from .models.notifications import Event
+from .notifications.outbox import notify
 from .standings import (
     BYE,
     ENEMIES_OUT_OF_ACTION,
@@ -59,6 +64,11 @@ SCORING_FIELDS = (*POINT_FIELDS, *BONUS_FIELDS, "tie_breakers")
 POINTS_RANGE = (-99, 99)
 # More confirmed battles than this and a change of scoring recomputes in a Celery job.
 BIG_LEAGUE_BATTLES = 200
+STANDINGS_TASK = "battles.standings_recompute_campaign"
+# The recompute task's hard time limit (seconds): a job running longer has lost its worker.
+STANDINGS_TIME_LIMIT = 600
+
+logger = logging.getLogger(__name__)
 
 
 def _whole(value) -> int | None:
@@ -223,13 +233,17 @@ def standings_snapshot_store(*, campaign_id: int) -> int:
 
 def standings_recompute_job_run(*, job_id: int) -> None:
     """The Celery job's body: recompute and store, then mark the job done (idempotent: a job
-    already finished is left alone; a retry recomputes the same table)."""
+    already finished is left alone; a retry recomputes the same table).
+
+    A lost database connection is raised as it is (the task retries it; a job whose retries
+    all fail is left running, and the sweeper fails it once silent too long). Any other error
+    fails the job with its reason and tells the organisers, once."""
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status == Job.Status.SUCCEEDED and job.done == job.total:
             return
         job.status = Job.Status.RUNNING
-        job.started_at = job.started_at or timezone.now()
+        job.started_at = timezone.now()
         job.save(update_fields=["status", "started_at"])
     try:
         with transaction.atomic():
@@ -242,14 +256,72 @@ def standings_recompute_job_run(*, job_id: int) -> None:
                 errors={},
                 finished_at=timezone.now(),
             )
-    except Exception as error:
-        Job.objects.filter(pk=job_id).update(
-            status=Job.Status.FAILED,
-            failed=1,
-            errors={"standings": str(error)[:500]},
-            finished_at=timezone.now(),
-        )
+    except (OperationalError, InterfaceError):
         raise
+    except Exception as error:
+        logger.exception("standings job %s failed", job_id)
+        standings_job_fail(job_id=job_id, reason=str(error))
+
+
+@transaction.atomic
+def standings_job_fail(*, job_id: int, reason: str, started_before=None) -> bool:
+    """Mark a standings job failed with ``reason`` and tell the campaign's organisers (once: the
+    notification's key is the job's). A job finished meanwhile, or (with ``started_before``)
+    taken up again by a worker since, is left alone; returns whether this call failed it."""
+    job = Job.objects.select_for_update().select_related("campaign").get(pk=job_id)
+    if job.status not in Job.ACTIVE:
+        return False
+    if started_before is not None and (job.started_at is None or job.started_at > started_before):
+        return False
+    job.status = Job.Status.FAILED
+    job.failed = 1
+    job.errors = {"standings": reason[:500]}
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "failed", "errors", "finished_at"])
+    notify(
+        event=Event.JOB_FAILED,
+        campaign=job.campaign,
+        params={"job_id": job.pk, "kind": job.kind, "failed": 1},
+        key=f"job:{job.pk}",
+    )
+    return True
+
+
+def standings_jobs_sweep(*, cutoff, running_cutoff) -> list[int]:
+    """The sweeper's share for standings jobs (they have no runs): a job still queued and
+    silent since ``cutoff`` (its message lost, or the broker down) is sent again; one running
+    since before ``running_cutoff`` (past the task's time limit: its worker is gone) fails with
+    that reason. Returns the ids of the jobs touched."""
+    touched: list[int] = []
+    with transaction.atomic():
+        lost = list(
+            Job.objects.select_for_update(skip_locked=True)
+            .filter(kind=Job.Kind.STANDINGS, status=Job.Status.QUEUED)
+            .annotate(last_sign=Coalesce("heartbeat_at", "created_at"))
+            .filter(last_sign__lte=cutoff)
+            .values_list("pk", flat=True)
+        )
+        if lost:
+            logger.warning("sweeper: sending %d lost standings jobs again", len(lost))
+            Job.objects.filter(pk__in=lost).update(heartbeat_at=timezone.now())
+            for job_id in lost:
+                transaction.on_commit(functools.partial(_standings_job_send, job_id))
+        touched += lost
+    stuck = Job.objects.filter(
+        kind=Job.Kind.STANDINGS, status=Job.Status.RUNNING, started_at__lte=running_cutoff
+    ).values_list("pk", flat=True)
+    for job_id in list(stuck):
+        reason = _(
+            "Its worker stopped before the standings were stored; change the scoring "
+            "again, or wait for the nightly standings."
+        )
+        if standings_job_fail(job_id=job_id, reason=str(reason), started_before=running_cutoff):
+            touched.append(job_id)
+    return sorted(touched)
+
+
+def _standings_job_send(job_id: int) -> None:
+    enqueue_safely(STANDINGS_TASK, job_id)
 
 
 def scoring_changed(*, campaign, by) -> object | None:
@@ -265,8 +337,11 @@ def scoring_changed(*, campaign, by) -> object | None:
         standings_snapshot_store(campaign_id=campaign.pk)
         return None
     job = Job.objects.create(
-        kind=Job.Kind.STANDINGS, campaign=campaign, total=1, created_by=by if by else None
+        kind=Job.Kind.STANDINGS,
+        campaign=campaign,
+        total=1,
+        created_by=by if by else None,
+        heartbeat_at=timezone.now(),
     )
-
-    transaction.on_commit(lambda: enqueue_safely("battles.standings_recompute_campaign", job.pk))
+    transaction.on_commit(functools.partial(_standings_job_send, job.pk))
     return job

@@ -20,7 +20,7 @@ from battles.postbattle import (
     postbattle_runs_apply,
     standings_recompute_all,
 )
-from battles.scoring import standings_recompute_job_run
+from battles.scoring import STANDINGS_TIME_LIMIT, standings_recompute_job_run
 
 
 @shared_task(
@@ -96,8 +96,8 @@ def standings_recompute_task() -> int:
     autoretry_for=(OperationalError, InterfaceError, DatabaseError),
     retry_backoff=2,
     max_retries=6,
-    time_limit=600,
-    soft_time_limit=540,
+    time_limit=STANDINGS_TIME_LIMIT,  # the sweeper fails a job running longer than this
+    soft_time_limit=STANDINGS_TIME_LIMIT - 60,
 )
 def standings_recompute_campaign_task(job_id: int) -> int:
     """A campaign's standings after its scoring changed (idempotent: see the job's service)."""

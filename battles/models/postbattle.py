@@ -61,6 +61,16 @@ class Job(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # A standings job's own sign of life (a post-battle job's are its runs' heartbeats).
+    heartbeat_at = models.DateTimeField(
+        _("last sign of life"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When a standings job was last sent to the workers; one still queued after too "
+            "long is sent again."
+        ),
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

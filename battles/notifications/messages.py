@@ -26,11 +26,18 @@ MESSAGES = {
         "%(campaign)s: the webhook %(url)s was disabled after %(failures)s failures in a row."
     ),
 }
+# A failed job that resolves no battles: the standings recomputed after a change of scoring.
+STANDINGS_JOB_FAILED = _(
+    "%(campaign)s: recomputing the standings after the change of scoring failed; the table "
+    "may be out of date."
+)
 
 
 def render(event: str, params: dict[str, Any]) -> str:
     """The sentence for ``event`` in the active language; a missing detail shows as "—"."""
     template = MESSAGES.get(event)
+    if event == Event.JOB_FAILED and params.get("kind") == "standings":
+        template = STANDINGS_JOB_FAILED
     if template is None:
         return str(Event(event).label) if event in Event.values else event
     values: defaultdict[str, Any] = defaultdict(lambda: "—")

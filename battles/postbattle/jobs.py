@@ -333,8 +333,7 @@ def jobs_sweep_stuck(*, lost_after: int | None = None) -> list[int]:
     run sent twice applies once (a late redelivery finds it applied).
     Returns the ids of the jobs touched."""
     lost_after = _lost_after() if lost_after is None else lost_after
-    now = timezone.now()
-    cutoff = now - timezone.timedelta(seconds=lost_after)
+    cutoff = timezone.now() - timezone.timedelta(seconds=lost_after)
     touched: set[int] = set(
         standings_jobs_sweep(
             cutoff=cutoff,
