@@ -21,9 +21,20 @@ NOTES_MAX_LENGTH = 5000  # a warband's notes, a battle report's notes
 DESCRIPTION_MAX_LENGTH = 5000  # a campaign's description
 REASON_MAX_LENGTH = 2000  # a dispute's or a correction's reason
 
-# Letters (category Lo/So) that render as nothing; the format characters (Cf: zero-width
-# space and joiners, BOM, bidi marks, soft hyphen…) are found by their category.
+# Letters (category Lo/So) that render as nothing: the Hangul fillers, the blank Braille
+# pattern. The format characters (Cf: zero-width space and joiners, word joiner and the
+# invisible operators U+2060–2064, Mongolian vowel separator, BOM, bidi marks, soft hyphen…)
+# are found by their category.
 INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Marks (Mn) that render as nothing of their own: the combining grapheme joiner, the variation
+# selectors (U+FE00–FE0F, U+E0100–E01EF), Mongolian free variation selectors, Khmer inherent
+# vowels. They change the character before them (the emoji selector U+FE0F), so they are
+# stripped only where nothing precedes them: a name made of them alone is blank.
+INVISIBLE_MARKS = frozenset(
+    "\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
+    + "".join(chr(code) for code in range(0xFE00, 0xFE10))
+    + "".join(chr(code) for code in range(0xE0100, 0xE01F0))
+)
 
 
 def _invisible(char: str) -> bool:
@@ -32,7 +43,7 @@ def _invisible(char: str) -> bool:
 
 def _strip_invisible(text: str) -> str:
     start, end = 0, len(text)
-    while start < end and _invisible(text[start]):
+    while start < end and (_invisible(text[start]) or text[start] in INVISIBLE_MARKS):
         start += 1
     while end > start and _invisible(text[end - 1]):
         end -= 1

@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
+from warbands.limits import clean_name
 
 from ..house_rules import HOUSE_RULE_KEYS, check_warband, house_rules_clean
 from ..models import Campaign, Membership, Round
@@ -20,6 +21,7 @@ from ..presets import PRESETS_BY_SLUG
 from ..scoring import SCORING_FIELDS, scoring_changed
 from ._common import lock_campaign, require_organiser, require_writable
 
+CAMPAIGN_NAME_MAX_LENGTH = Campaign._meta.get_field("name").max_length
 CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *HOUSE_RULE_KEYS)
 TRANSITIONS = {
     Campaign.State.DRAFT: {Campaign.State.OPEN},
@@ -57,9 +59,10 @@ def _clean_campaign(values: Mapping[str, Any], *, current=None) -> dict[str, Any
     errors: dict[str, Any] = {}
     clean = {name: value for name, value in values.items() if name not in HOUSE_RULE_KEYS}
     if "name" in clean:
-        clean["name"] = (clean["name"] or "").strip()
-        if not clean["name"]:
-            errors["name"] = _("Give the campaign a name.")
+        try:
+            clean["name"] = clean_name(clean["name"], max_length=CAMPAIGN_NAME_MAX_LENGTH)
+        except ValidationError as error:
+            errors.update(error.message_dict)
     if "preset" in clean and clean["preset"] not in PRESETS_BY_SLUG:
         errors["preset"] = _("Unknown size preset.")
     try:

@@ -79,3 +79,25 @@ def test_a_big_campaign_description_is_400(league):
     assert Campaign.objects.filter(name="Liga").count() == 0
     fits = organiser.patch(url, {"description": "d" * DESCRIPTION_MAX_LENGTH}, format="json")
     assert fits.status_code == 200, fits.content[:300]
+
+
+@pytest.mark.parametrize(
+    "name", ["\u200b\u200b", "\u3164", "\u034f\ufe0f", " \u2060\u180e ", "\u115f\uffa0"]
+)
+def test_a_campaign_name_of_invisible_characters_is_blank(league, name):
+    organiser = client_for(league.organiser)
+    created = organiser.post(f"{API}/campaigns/", {"name": name}, format="json")
+    assert "name" in assert_error(created, 400)["fields"]
+    assert Campaign.objects.count() == 1
+    url = f"{API}/campaigns/{league.campaign.slug}/"
+    error = assert_error(organiser.patch(url, {"name": name}, format="json"), 400)
+    assert "name" in error["fields"]
+    assert Campaign.objects.get(pk=league.campaign.pk).name == league.campaign.name
+
+
+def test_a_campaign_name_loses_its_invisible_ends(league):
+    organiser = client_for(league.organiser)
+    created = organiser.post(f"{API}/campaigns/", {"name": "\u200bLiga\ufeff"}, format="json")
+    assert created.status_code == 201, created.content[:300]
+    assert created.json()["name"] == "Liga"
+    assert Campaign.objects.filter(name="Liga").count() == 1

@@ -21,7 +21,20 @@ from warbands.models import Fighter, HenchmanGroup, LedgerEntry, Warband
 pytestmark = pytest.mark.django_db
 
 BIG_NOTES = "x" * 2_400_000
-INVISIBLE_NAMES = ["\u200b", "\u200b\u200c\u200d\ufeff", " \u2060 ", "\u3164", "\t \n"]
+INVISIBLE_NAMES = [
+    "\u200b",
+    "\u200b\u200c\u200d\ufeff",
+    " \u2060 ",
+    "\u3164",
+    "\t \n",
+    "\u034f\u034f",  # combining grapheme joiner
+    "\ufe00\ufe0f",  # variation selectors
+    "\U000e0100",  # variation selector 17
+    "\u180e",  # Mongolian vowel separator
+    "\u2061\u2062\u2063\u2064",  # invisible operators
+    "\u115f\u1160\uffa0",  # Hangul fillers
+    "\u200b\u034f\ufe0f\u3164",
+]
 
 
 @pytest.fixture
@@ -97,6 +110,7 @@ def test_invisible_names_are_blank_everywhere(warband, make_warband, name):
 def test_names_lose_invisible_ends_but_keep_their_joiners(make_warband, content):
     assert make_warband(name="\u200b Lobos \ufeff").name == "Lobos"
     assert make_warband(name="Hijos\u200dde Elrond").name == "Hijos\u200dde Elrond"
+    assert make_warband(name="\u034fLobos \u2764\ufe0f").name == "Lobos \u2764\ufe0f"
     with pytest.raises(ValidationError, match="control characters"):
         make_warband(name="Lo\x00bos")
 
