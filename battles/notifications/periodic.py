@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -17,18 +19,24 @@ from battles.models.notifications import (
     WebhookDelivery,
 )
 
-from .emails import email_send
+from .emails import email_send, email_send_immediate, emails_unsent
 from .outbox import enqueue_dispatch, notify
 from .webhooks import deliveries_enqueue
 
 ROUND_CLOSING_WINDOW = timedelta(hours=48)
+# An immediate e-mail whose send failed is tried again by the resend sweep for this long.
+EMAIL_RESEND_WINDOW = timedelta(hours=1)
+
+logger = logging.getLogger(__name__)
 
 
 def notifications_digest_send(*, now=None) -> int:
     """E-mail each digest reader what he has not been e-mailed yet; returns e-mails sent.
 
-    Each user's rows are locked and stamped in his own transaction, so a second run the same
-    day sends nothing again.
+    Each user's rows are locked and stamped in his own transaction, which commits before his
+    e-mail goes out (no lock held while mailing; a rollback can no longer send it twice), so a
+    second run the same day sends nothing again. A send that fails takes its stamps back: the
+    next digest gathers them again.
     """
     now = now or timezone.now()
     sent = 0
@@ -36,30 +44,46 @@ def notifications_digest_send(*, now=None) -> int:
         email_mode=NotificationPreference.Mode.DIGEST
     ).exclude(user__email="")
     for preference_id in preferences.values_list("pk", flat=True):
-        with transaction.atomic():
-            preference = (
-                NotificationPreference.objects.select_for_update()
-                .select_related("user")
-                .get(pk=preference_id)
+        claimed = _digest_claim(preference_id, now)
+        if claimed is None:
+            continue
+        user, rows, language = claimed
+        try:
+            email_send(user, rows, language)
+        except Exception:
+            Notification.objects.filter(pk__in=[n.pk for n in rows], emailed_at=now).update(
+                emailed_at=None
             )
-            rows = list(
-                Notification.objects.select_for_update()
-                .filter(
-                    recipient=preference.user,
-                    emailed_at__isnull=True,
-                    event__in=preference.email_events,
-                    created_at__gte=now - timedelta(days=7),
-                )
-                .order_by("created_at", "id")[:100]
-            )
-            if not rows:
-                continue
-            email_send(preference.user, rows, preference.language)
-            Notification.objects.filter(pk__in=[n.pk for n in rows]).update(emailed_at=now)
-            preference.last_digest_at = now
-            preference.save(update_fields=["last_digest_at"])
-            sent += 1
+            logger.exception("digest e-mail to user %s failed", user.pk)
+            continue
+        sent += 1
     return sent
+
+
+def _digest_claim(preference_id: int, now) -> tuple[Any, list[Notification], str] | None:
+    """Stamp one digest reader's rows e-mailed (under their locks, committed on return)."""
+    with transaction.atomic():
+        preference = (
+            NotificationPreference.objects.select_for_update()
+            .select_related("user")
+            .get(pk=preference_id)
+        )
+        rows = list(
+            Notification.objects.select_for_update()
+            .filter(
+                recipient=preference.user,
+                emailed_at__isnull=True,
+                event__in=preference.email_events,
+                created_at__gte=now - timedelta(days=7),
+            )
+            .order_by("created_at", "id")[:100]
+        )
+        if not rows:
+            return None
+        Notification.objects.filter(pk__in=[n.pk for n in rows]).update(emailed_at=now)
+        preference.last_digest_at = now
+        preference.save(update_fields=["last_digest_at"])
+    return preference.user, rows, preference.language
 
 
 def rounds_closing_notify(*, now=None) -> int:
@@ -85,8 +109,9 @@ def rounds_closing_notify(*, now=None) -> int:
 
 def notifications_resend(*, older_than_seconds: int = 60, now=None) -> int:
     """Send again what a broker outage or a lost worker left behind: undispatched events,
-    untried deliveries, and retries overdue by more than ``older_than_seconds``. In-process
-    (no broker) this sweep is how failed deliveries are retried."""
+    untried deliveries, retries overdue by more than ``older_than_seconds``, and immediate
+    e-mails not sent (a failed send, within ``EMAIL_RESEND_WINDOW``). In-process (no broker)
+    this sweep is how failed deliveries are retried."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=older_than_seconds)
     events = list(
@@ -104,4 +129,6 @@ def notifications_resend(*, older_than_seconds: int = 60, now=None) -> int:
         ).values_list("pk", flat=True)[:500]
     )
     deliveries_enqueue(deliveries)
-    return len(events) + len(deliveries)
+    # Immediate e-mails whose send failed (or whose worker was lost before sending them).
+    emails = email_send_immediate(emails_unsent(older_than=cutoff, since=now - EMAIL_RESEND_WINDOW))
+    return len(events) + len(deliveries) + emails

@@ -33,7 +33,7 @@ from battles.models.notifications import (
 )
 
 from . import messages
-from .emails import email_send_immediate
+from .emails import email_send_immediate, emails_due
 from .messages import link_path, site_url
 from .outbox import decisions_waiting_notify, notify
 from .periodic import (
@@ -169,7 +169,7 @@ def _details(outbox: NotificationEvent) -> dict[str, Any]:
 class Dispatched:
     event_id: int
     notifications: int
-    emails: int
+    emails: int  # inbox rows to e-mail at once, sent after the commit
     deliveries: list[int]
 
 
@@ -178,7 +178,9 @@ def notification_event_dispatch(*, event_id: int) -> Dispatched:
     """Fan one outbox row out: inbox rows, immediate e-mails, webhook deliveries.
 
     Holds the outbox row's lock; a second run finds it dispatched and does nothing, and the
-    unique constraints keep even a forced re-run from writing twice.
+    unique constraints keep even a forced re-run from writing twice. Nothing leaves the
+    server inside this transaction: the e-mails and the webhook posts go after the commit
+    (each e-mail claimed first, ``email_send_immediate``; each delivery by its own task).
     """
     outbox = (
         NotificationEvent.objects.select_for_update(of=("self",))
@@ -211,12 +213,15 @@ def notification_event_dispatch(*, event_id: int) -> Dispatched:
         ],
         ignore_conflicts=True,
     )
-    emails = email_send_immediate(outbox)
+    emails = list(
+        emails_due().filter(event=outbox.event, key=outbox.key).values_list("pk", flat=True)
+    )
     deliveries = deliveries_create(outbox, details)
     outbox.dispatched_at = timezone.now()
     outbox.save(update_fields=["dispatched_at"])
+    transaction.on_commit(lambda: email_send_immediate(emails))
     transaction.on_commit(lambda: deliveries_enqueue(deliveries))
-    return Dispatched(outbox.pk, len(created), emails, deliveries)
+    return Dispatched(outbox.pk, len(created), len(emails), deliveries)
 
 
 # --- the reader ----------------------------------------------------------------------------------

@@ -158,55 +158,83 @@ class Attempt:
     retry: bool
 
 
+# How long a claimed delivery is left to its poster before the sweeper may try it again.
+WEBHOOK_CLAIM_LEASE = WEBHOOK_TIMEOUT + 30
+
+
 def webhook_delivery_attempt(*, delivery_id: int) -> Attempt:
     """POST one pending delivery once, if it is due, and record the outcome.
 
-    A failed try sets ``next_attempt_at`` (exponential backoff); the task retries then, and the
-    sweeper catches up with retries a lost worker never made. A try that is not due yet (a
-    duplicate) does nothing.
-
-    The delivery row is locked for the request, so a duplicate task never posts twice at once;
-    the webhook row is locked only to count the failure. After ``WEBHOOK_DISABLE_AFTER`` failures
-    in a row the webhook is switched off and its campaign's organisers told in their inbox.
+    Three steps, and the HTTP call holds no lock and no transaction: (1) claim the delivery
+    under its row lock (count the attempt and lease it: ``next_attempt_at`` moves past the
+    request's timeout, so a duplicate task finds it not due and posts nothing); (2) post;
+    (3) record the outcome under the lock again. A failed try sets ``next_attempt_at``
+    (exponential backoff); the task retries then, and the sweeper catches up with retries a
+    lost worker never made (a worker lost mid-post leaves the lease to run out). After
+    ``WEBHOOK_DISABLE_AFTER`` failures in a row the webhook is switched off and its campaign's
+    organisers told in their inbox.
     """
-    with transaction.atomic():
-        delivery = (
-            WebhookDelivery.objects.select_for_update(of=("self",))
-            .select_related("webhook")
-            .filter(pk=delivery_id)
-            .first()
-        )
-        if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
-            return Attempt(delivery_id, delivery.status if delivery else "gone", 0, False)
-        if not delivery.webhook.active:
-            return Attempt(delivery_id, delivery.status, delivery.attempts, False)
-        if delivery.next_attempt_at and delivery.next_attempt_at > timezone.now():
-            return Attempt(delivery_id, delivery.status, delivery.attempts, False)  # not due
-        code, error = _post(delivery.webhook, delivery)
-        delivery.attempts += 1
-        delivery.response_code = code
-        ok = code is not None and 200 <= code < 300
-        delivery.error = "" if ok else error or f"HTTP {code}"
-        delivery.next_attempt_at = None
-        if ok:
-            delivery.status = WebhookDelivery.Status.SENT
-            delivery.delivered_at = timezone.now()
-        elif delivery.attempts >= WEBHOOK_MAX_ATTEMPTS:
-            delivery.status = WebhookDelivery.Status.FAILED
-        else:
-            delivery.next_attempt_at = timezone.now() + timedelta(
-                seconds=backoff(delivery.attempts)
-            )
-        delivery.save()
-        webhook = Webhook.objects.select_for_update().get(pk=delivery.webhook_id)
-        if ok:
-            if webhook.consecutive_failures:
-                webhook.consecutive_failures = 0
-                webhook.save(update_fields=["consecutive_failures"])
-        else:
-            _count_failure(webhook, delivery.error)
-        retry = delivery.status == WebhookDelivery.Status.PENDING and webhook.active
-        return Attempt(delivery.pk, delivery.status, delivery.attempts, retry)
+    claimed = _delivery_claim(delivery_id)
+    if isinstance(claimed, Attempt):
+        return claimed
+    code, error = _post(claimed.webhook, claimed)
+    return _delivery_record(claimed, code, error)
+
+
+@transaction.atomic
+def _delivery_claim(delivery_id: int) -> WebhookDelivery | Attempt:
+    """The delivery, claimed for one try; or why nothing is to be posted now."""
+    delivery = (
+        WebhookDelivery.objects.select_for_update(of=("self",))
+        .select_related("webhook")
+        .filter(pk=delivery_id)
+        .first()
+    )
+    if delivery is None or delivery.status != WebhookDelivery.Status.PENDING:
+        return Attempt(delivery_id, delivery.status if delivery else "gone", 0, False)
+    if not delivery.webhook.active:
+        return Attempt(delivery_id, delivery.status, delivery.attempts, False)
+    now = timezone.now()
+    if delivery.next_attempt_at and delivery.next_attempt_at > now:
+        return Attempt(delivery_id, delivery.status, delivery.attempts, False)  # not due
+    delivery.attempts += 1
+    delivery.next_attempt_at = now + timedelta(seconds=WEBHOOK_CLAIM_LEASE)
+    delivery.save(update_fields=["attempts", "next_attempt_at"])
+    return delivery
+
+
+@transaction.atomic
+def _delivery_record(claimed: WebhookDelivery, code: int | None, error: str) -> Attempt:
+    """Record the outcome of the claimed try (unless the row moved on meanwhile)."""
+    delivery = WebhookDelivery.objects.select_for_update().filter(pk=claimed.pk).first()
+    if (
+        delivery is None
+        or delivery.status != WebhookDelivery.Status.PENDING
+        or delivery.attempts != claimed.attempts
+    ):
+        status = delivery.status if delivery else "gone"
+        return Attempt(claimed.pk, status, claimed.attempts, False)
+    delivery.response_code = code
+    ok = code is not None and 200 <= code < 300
+    delivery.error = "" if ok else error or f"HTTP {code}"
+    delivery.next_attempt_at = None
+    if ok:
+        delivery.status = WebhookDelivery.Status.SENT
+        delivery.delivered_at = timezone.now()
+    elif delivery.attempts >= WEBHOOK_MAX_ATTEMPTS:
+        delivery.status = WebhookDelivery.Status.FAILED
+    else:
+        delivery.next_attempt_at = timezone.now() + timedelta(seconds=backoff(delivery.attempts))
+    delivery.save()
+    webhook = Webhook.objects.select_for_update().get(pk=delivery.webhook_id)
+    if ok:
+        if webhook.consecutive_failures:
+            webhook.consecutive_failures = 0
+            webhook.save(update_fields=["consecutive_failures"])
+    else:
+        _count_failure(webhook, delivery.error)
+    retry = delivery.status == WebhookDelivery.Status.PENDING and webhook.active
+    return Attempt(delivery.pk, delivery.status, delivery.attempts, retry)
 
 
 def _count_failure(webhook: Webhook, error: str) -> None:
