@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from annuminas.errors import Conflict
 from warbands.models import Fighter
 from warbands.services.hired_swords import hired_sword_leave, hired_sword_pay_upkeep
+from warbands.services.undo import no_undo_point
 
 from .models import PendingDecision, PostBattleRun
 
@@ -77,7 +78,8 @@ def answer_upkeep(decision: PendingDecision, choice: Any) -> bool:
     if choice == PAY:
         hired_sword_pay_upkeep(fighter=fighter)
         return False
-    hired_sword_leave(fighter=fighter)
+    with no_undo_point():  # the answer is final: an undo must not bring him back unpaid
+        hired_sword_leave(fighter=fighter)
     return True
 
 

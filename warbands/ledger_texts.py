@@ -34,6 +34,21 @@ LEDGER_TEXTS = {
     "hired_sword_hired": gettext_lazy("Hired the hired sword %(name)s (%(type)s)"),
     "hired_sword_upkeep": gettext_lazy("Upkeep of the hired sword %(name)s"),
     "hired_sword_left": gettext_lazy("The hired sword %(name)s left the warband unpaid"),
+    "undone": gettext_lazy("Undone: %(change)s"),
+}
+
+# The roster changes a player can undo (``warbands.services.undo``), as "undo …" reads them.
+UNDO_TEXTS = {
+    "hired_hero": gettext_lazy("the hire of %(name)s"),
+    "hired_henchmen": gettext_lazy("the hire of %(count)d × %(type)s"),
+    "hired_sword": gettext_lazy("the hire of the hired sword %(name)s"),
+    "bought": gettext_lazy("the purchase of %(item)s"),
+    "sold": gettext_lazy("the sale of %(item)s"),
+    "stashed": gettext_lazy("moving %(item)s to the stash"),
+    "assigned": gettext_lazy("giving %(item)s to %(holder)s"),
+    "dismissed": gettext_lazy("the dismissal of %(name)s"),
+    "retired": gettext_lazy("the retirement of %(name)s"),
+    "sword_left": gettext_lazy("letting the hired sword %(name)s go"),
 }
 
 # Each code's parameters, with a sample of each kind: the writer is checked against them and a
@@ -59,6 +74,7 @@ LEDGER_PARAMS: dict[str, dict[str, Any]] = {
     "hired_sword_hired": {"name": "Gorbag", "type": "Huargo"},
     "hired_sword_upkeep": {"name": "Gorbag"},
     "hired_sword_left": {"name": "Gorbag"},
+    "undone": {"change": {"undo": "bought", "params": {"item": "Espada"}}},
 }
 
 TERMS = {"stash": gettext_lazy("the stash")}
@@ -69,9 +85,19 @@ def stash_term() -> dict[str, str]:
     return {"term": "stash"}
 
 
+def undo_text(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """What an undoable change was, in the active language ("the purchase of Espada")."""
+    message = UNDO_TEXTS.get(code)
+    if message is None:
+        return code
+    return str(message) % {key: _shown(value) for key, value in (params or {}).items()}
+
+
 def _shown(value: Any) -> Any:
     if isinstance(value, Mapping) and value.get("term") in TERMS:
         return str(TERMS[value["term"]])
+    if isinstance(value, Mapping) and "undo" in value:
+        return undo_text(value["undo"], value.get("params"))
     if isinstance(value, list | tuple):
         return ", ".join(str(_shown(part)) for part in value) or "—"
     return value

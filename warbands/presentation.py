@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from .models import PROFILE_FIELDS, Warband
 from .models.catalogue import PROFILE_HEADERS
 from .progression import henchman_thresholds, hero_thresholds, next_threshold
+from .services.undo import undo_offer, undo_point_text
 
 HERO_BOXES = 90
 HENCHMAN_BOXES = 14
@@ -123,6 +124,9 @@ def decorate_sheet(warband: Warband) -> Warband:
         for rule in holder.rules:
             glossary.setdefault(rule["slug"], rule)
     warband.rule_glossary = sorted(glossary.values(), key=lambda rule: rule["name"])
+    warband.hired_swords = [f for f in warband.heroes if f.hired_sword_id]
+    offer = undo_offer(warband)
+    warband.undo_change = undo_point_text(offer) if offer is not None else ""
     return warband
 
 

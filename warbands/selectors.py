@@ -46,7 +46,9 @@ def warband_sheet_queryset() -> QuerySet[Warband]:
     the special rules' names, read by ``warband_sheet``)."""
     return (
         Warband.objects.annotate(games_played=_games_played())
-        .select_related("owner", "warband_type", "warband_type__race", "warband_type__pack")
+        .select_related(
+            "owner", "warband_type", "warband_type__race", "warband_type__pack", "undo_point"
+        )
         .prefetch_related(
             Prefetch(
                 "fighters",
@@ -129,7 +131,7 @@ def warband_by_share_token(*, token: str) -> Warband:
 def warbands_for_user(*, user) -> QuerySet[Warband]:
     return (
         Warband.objects.filter(owner=user)
-        .select_related("warband_type")
+        .select_related("warband_type", "undo_point")
         .order_by("-updated_at", "pk")
     )
 

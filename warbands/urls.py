@@ -9,6 +9,7 @@ urlpatterns = [
     path("warbands/<id:pk>/", views.warband_sheet_page, name="warband-sheet"),
     path("warbands/<id:pk>/edit/", views.warband_edit, name="warband-edit"),
     path("warbands/<id:pk>/delete/", views.warband_delete, name="warband-delete"),
+    path("warbands/<id:pk>/undo/", views.warband_undo, name="warband-undo"),
     path("warbands/<id:pk>/hire/", views.warband_hire, name="warband-hire"),
     path("warbands/<id:pk>/hire/preview/", views.warband_hire_preview, name="warband-hire-preview"),
     path(

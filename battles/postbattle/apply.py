@@ -32,9 +32,7 @@ from rules.engine import (
     RulesError,
 )
 from warbands.models import EquipmentItem, Fighter, HenchmanGroup
-from warbands.postbattle import (
-    warband_snapshots,
-)
+from warbands.services.snapshots import warband_snapshots
 from warbands.services.unit import roster_batches
 
 from ..house_rules import house_rules_inputs_attach

@@ -8,9 +8,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 from warbands.models import Warband
-from warbands.postbattle import (
-    warband_restore,
-)
+from warbands.services.snapshots import warband_restore
 
 from ..models import (
     Battle,

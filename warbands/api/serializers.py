@@ -24,6 +24,7 @@ from ..models import (
     Warband,
     WarbandType,
 )
+from ..services.undo import undo_offer, undo_point_text
 
 
 class WarbandProfileSerializer(serializers.Serializer):
@@ -171,12 +172,22 @@ class SkillListSerializer(serializers.ModelSerializer):
 # --- rosters --------------------------------------------------------------------------------------
 
 
+class UndoOfferSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text=_("What kind of change: hired_hero, bought, sold…"))
+    change = serializers.CharField(help_text=_("The change in words, in your language."))
+
+
 class WarbandSerializer(serializers.ModelSerializer):
     warband_type = serializers.SlugRelatedField(
         slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
     )
     warband_type_name = serializers.CharField(source="warband_type.name", read_only=True)
     sheet_url = serializers.SerializerMethodField()
+    undo = serializers.SerializerMethodField(
+        help_text=_(
+            "The last roster change, while it can still be undone (POST undo/); null otherwise."
+        )
+    )
 
     class Meta:
         model = Warband
@@ -191,6 +202,7 @@ class WarbandSerializer(serializers.ModelSerializer):
             "version",
             "notes",
             "sheet_url",
+            "undo",
             "created_at",
             "updated_at",
         ]
@@ -198,6 +210,13 @@ class WarbandSerializer(serializers.ModelSerializer):
 
     def get_sheet_url(self, obj) -> str:
         return reverse("warband-sheet", args=[obj.pk])
+
+    @extend_schema_field(UndoOfferSerializer(allow_null=True))
+    def get_undo(self, obj) -> dict | None:
+        point = undo_offer(obj)
+        if point is None:
+            return None
+        return {"code": point.code, "change": undo_point_text(point)}
 
 
 class WarbandCreateSerializer(serializers.Serializer):
@@ -406,6 +425,11 @@ class WarbandAssignSerializer(serializers.Serializer):
 class WarbandRenameSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     version = VersionField()
+
+
+class UndoResultSerializer(serializers.Serializer):
+    warband = WarbandSerializer()
+    undone = serializers.CharField(help_text=_("What was undone, in words."))
 
 
 class WarbandWriteResultSerializer(serializers.Serializer):

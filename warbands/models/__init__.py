@@ -15,6 +15,7 @@ from .catalogue import (
     WarbandType,
 )
 from .roster import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
+from .undo import UndoPoint
 
 __all__ = [
     "CHARACTERISTIC_FIELDS",
@@ -34,6 +35,7 @@ __all__ = [
     "Skill",
     "SkillList",
     "SpecialRule",
+    "UndoPoint",
     "Warband",
     "WarbandType",
 ]

@@ -14,7 +14,8 @@ The modules, by responsibility (callers write ``services.fighter_hire``):
 - ``warbands``: create, update, delete; ``hiring``: who is in the roster;
 - ``equipment``; ``injuries``: status, death, serious injuries;
 - ``advancement``: experience, profile changes, advances, skills;
-- ``interchange``: export and import.
+- ``interchange``: export and import;
+- ``snapshots``: a roster's snapshot and its exact restore; ``undo``: the last change undone.
 """
 
 from .advancement import (
@@ -44,6 +45,7 @@ from .hiring import (
 from .injuries import fighter_add_injury, fighter_kill, fighter_set_status
 from .interchange import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, warband_export, warband_import
 from .ledger import ledger_record
+from .undo import undo_offer, undo_point_text, warband_undo
 from .unit import IN_ROSTER, RosterBatch, roster_batch
 from .warbands import (
     UPDATABLE_WARBAND_FIELDS,
@@ -78,6 +80,9 @@ __all__ = [
     "fighter_retire",
     "fighter_set_status",
     "fighter_update",
+    "undo_offer",
+    "undo_point_text",
+    "warband_undo",
     "group_dismiss",
     "group_update",
     "item_sale_value",

@@ -20,6 +20,7 @@ from ..models import (
     Warband,
 )
 from ..progression import pack_setting
+from . import undo
 from .ledger import check_affordable, ledger_apply
 from .rating import pack_settings
 from .unit import (
@@ -174,6 +175,7 @@ def _buyer(locked: Warband, fighter, group) -> tuple[Fighter | None, HenchmanGro
     return fighter, group
 
 
+@undo.undoable("bought", undo.describe_item)
 @roster_atomic
 def equipment_buy(
     *,
@@ -246,6 +248,7 @@ def item_sale_value(item: EquipmentItem) -> int:
     return (item.unit_price * copies) // 2
 
 
+@undo.undoable("sold", undo.describe_item)
 @roster_atomic
 def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) -> LedgerEntry:
     """Sell an item for half its price (rounded down)."""
@@ -263,6 +266,7 @@ def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) 
     return entry
 
 
+@undo.undoable("stashed", undo.describe_item)
 @roster_atomic
 def equipment_stash(
     *, item: EquipmentItem, expected_version: int | None = None
@@ -279,6 +283,7 @@ def equipment_stash(
     return stashed
 
 
+@undo.undoable("assigned", undo.describe_assign)
 @roster_atomic
 def equipment_assign(
     *,

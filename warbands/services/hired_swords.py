@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from .. import limits
 from ..models import PROFILE_FIELDS, EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
+from . import undo
 from .hiring import _leave_roster, roster_limits_check
 from .ledger import check_affordable, ledger_apply, ledger_event
 from .unit import IN_ROSTER, finish_change, lock_warband, roster_atomic, roster_fighter
@@ -35,6 +36,7 @@ def _terms(hired_sword: HiredSword | int) -> HiredSword:
     return found
 
 
+@undo.undoable("hired_sword", undo.describe_sword)
 @roster_atomic
 def hired_sword_hire(
     *,
@@ -122,6 +124,7 @@ def hired_sword_pay_upkeep(*, fighter: Fighter, expected_version: int | None = N
     return fighter
 
 
+@undo.undoable("sword_left", undo.describe_who)
 @roster_atomic
 def hired_sword_leave(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
     """The hired sword leaves the warband (unpaid): he stays on the record as retired, takes his

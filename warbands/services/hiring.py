@@ -17,6 +17,7 @@ from ..models import (
     LedgerEntry,
     Warband,
 )
+from . import undo
 from .equipment import to_stash
 from .ledger import check_affordable, ledger_apply, ledger_event
 from .unit import (
@@ -121,6 +122,7 @@ def fighter_hire_price(
     return (fighter_type.cost + equipment_cost) * count
 
 
+@undo.undoable(undo.hire_code, undo.describe_hire)
 @roster_atomic
 def fighter_hire(
     *,
@@ -298,6 +300,7 @@ def _record_dismissal(locked: Warband, name: str, stashed: list) -> None:
     finish_change(locked)
 
 
+@undo.undoable("dismissed", undo.describe_who)
 @roster_atomic
 def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) -> None:
     """Dismiss a warrior: he leaves the roster; his equipment goes to the stash."""
@@ -311,6 +314,7 @@ def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) ->
     _record_dismissal(locked, name, stashed)
 
 
+@undo.undoable("dismissed", undo.describe_who)
 @roster_atomic
 def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) -> None:
     """Dismiss a whole henchman group; its equipment (one per member) goes to the stash."""
@@ -324,6 +328,7 @@ def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) 
     _record_dismissal(locked, name, stashed)
 
 
+@undo.undoable("retired", undo.describe_who)
 @roster_atomic
 def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
     """Retire a warrior: he stays on the record as retired; his equipment goes to the stash."""

@@ -23,6 +23,7 @@ from .roster import (
     warband_ledger_page,
     warband_list,
     warband_sheet_page,
+    warband_undo,
 )
 
 __all__ = [
@@ -46,4 +47,5 @@ __all__ = [
     "warband_print",
     "warband_share",
     "warband_sheet_page",
+    "warband_undo",
 ]

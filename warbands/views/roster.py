@@ -134,6 +134,36 @@ def warband_delete(request, pk):
 
 
 @login_required
+@require_POST
+def warband_undo(request, pk):
+    """Undo the last roster change (asks first, like every action that takes something away)."""
+    warband = get_object_or_404(
+        Warband.objects.select_related("warband_type", "undo_point"), pk=pk, owner=request.user
+    )
+    point = services.undo_offer(warband)
+    if point is None:
+        messages.error(request, _("There is nothing to undo."))
+        return redirect("warband-sheet", pk=pk)
+    change = services.undo_point_text(point)
+    asking = confirmation(
+        request,
+        warband,
+        question=_("Undo %(change)s?") % {"change": change},
+        label=_("Undo"),
+    )
+    if asking is not None:
+        return asking
+    return perform(
+        request,
+        pk,
+        lambda: services.warband_undo(
+            warband=warband, expected_version=request.POST.get("version") or None
+        ),
+        _("Undone: %(change)s.") % {"change": change},
+    )
+
+
+@login_required
 def warband_ledger_page(request, pk):
     warband = owned_warband(request, pk)
     return render(

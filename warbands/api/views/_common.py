@@ -50,7 +50,7 @@ RESULT_SERIALIZERS = {
 
 def result(warband_id: int, *, status_code: int = status.HTTP_200_OK, **objects) -> Response:
     """A write's answer: the warband's new state (and ETag) and what the write made."""
-    warband = Warband.objects.select_related("warband_type").get(pk=warband_id)
+    warband = Warband.objects.select_related("warband_type", "undo_point").get(pk=warband_id)
     body = {"warband": s.WarbandSerializer(warband).data}
     for key, value in objects.items():
         if key == "items":

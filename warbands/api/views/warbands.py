@@ -151,6 +151,26 @@ class WarbandViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
+        summary=_("Undo the last roster change"),
+        description=_(
+            "Puts the roster back as it was before its last change (a hire, a purchase, a "
+            "sale, a dismissal…) while nothing has changed since; the money moves by a "
+            "compensating ledger entry. 409 when there is nothing to undo."
+        ),
+        request=s.WarbandVersionSerializer,
+        parameters=[IF_MATCH],
+        responses={200: s.UndoResultSerializer, **ERRORS},
+        tags=["warbands"],
+    )
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def undo(self, request, pk=None):
+        warband = self.get_object()
+        undone = services.warband_undo(warband=warband, expected_version=expected_version(request))
+        response = result(warband.pk)
+        response.data["undone"] = undone
+        return response
+
+    @extend_schema(
         summary=_("The whole roster (Hoja de Control de Banda) in one response"),
         responses={200: s.SheetSerializer, 404: ERRORS[404]},
         tags=["warbands"],
