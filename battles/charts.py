@@ -1,7 +1,9 @@
-"""A line chart of warband ratings over the rounds, drawn server-side as inline SVG.
+"""Line charts of the standings page (warband ratings, points over the rounds), drawn
+server-side as inline SVG.
 
 Pure: takes labels and series of numbers (``None`` where a warband has no value for a round)
-and returns SVG markup with escaped text, so the standings page needs no charting script.
+and returns SVG markup with escaped text, so the standings page needs no charting script. The
+series come in the standings' order (the campaign's own scoring), and the legend keeps it.
 """
 
 from __future__ import annotations
@@ -28,21 +30,25 @@ def _nice_bounds(low: int, high: int) -> tuple[int, int, int]:
     return (low // step) * step, -(-high // step) * step, step
 
 
-def rating_chart_svg(
+def line_chart_svg(
     x_labels: Sequence[str],
     series: Sequence[Series],
     *,
     title: str,
+    chart_id: str = "rating-chart",
     width: int = 720,
     height: int = 320,
 ) -> str:
+    """One line per series, its legend in the series' order; ``chart_id`` names the chart's
+    class and title (two charts on one page)."""
     left, right, top, bottom = 48, 170, 28, 36
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for s in series for v in s.values if v is not None]
+    chart_id = escape(chart_id)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'class="rating-chart" aria-labelledby="rating-chart-title">',
-        f'<title id="rating-chart-title">{escape(title)}</title>',
+        f'class="{chart_id}" aria-labelledby="{chart_id}-title">',
+        f'<title id="{chart_id}-title">{escape(title)}</title>',
     ]
     if not values or not x_labels:
         parts.append("</svg>")

@@ -201,17 +201,39 @@ def campaign_outcomes(campaign) -> list[Outcome]:
     ]
 
 
-def campaign_standings(*, campaign, round=None) -> list[Row]:
-    """The standings (overall, or after ``round``, a ``Round`` or its number) by the campaign's
-    own scoring. Three queries whatever the size of the campaign."""
+def _competitors(campaign) -> list[Competitor]:
     memberships = (
         campaign.memberships.filter(warband__isnull=False).select_related("warband").order_by("id")
     )
-    competitors = [Competitor(m.warband_id, m.warband.name, m.warband.rating) for m in memberships]
+    return [Competitor(m.warband_id, m.warband.name, m.warband.rating) for m in memberships]
+
+
+def campaign_standings(*, campaign, round=None) -> list[Row]:
+    """The standings (overall, or after ``round``, a ``Round`` or its number) by the campaign's
+    own scoring. Three queries whatever the size of the campaign."""
     up_to = round.number if isinstance(round, Round) else round
     return compute_standings(
-        competitors, campaign_outcomes(campaign), scheme_of(campaign), up_to_round=up_to
+        _competitors(campaign), campaign_outcomes(campaign), scheme_of(campaign), up_to_round=up_to
     )
+
+
+def standings_with_points(
+    *, campaign, round=None
+) -> tuple[list[Row], list[int], dict[int, list[int]]]:
+    """``campaign_standings`` and, from the same three queries, each warband's points after
+    each round that has counted battles, by the campaign's own scoring (points and bonus
+    points): the rows, the round numbers, and per warband id its points after each round."""
+    competitors = _competitors(campaign)
+    outcomes = campaign_outcomes(campaign)
+    scheme = scheme_of(campaign)
+    up_to = round.number if isinstance(round, Round) else round
+    rows = compute_standings(competitors, outcomes, scheme, up_to_round=up_to)
+    numbers = sorted({o.round_number for o in outcomes if o.round_number is not None})
+    points: dict[int, list[int]] = {c.id: [] for c in competitors}
+    for number in numbers:
+        for row in compute_standings(competitors, outcomes, scheme, up_to_round=number):
+            points[row.competitor_id].append(row.points)
+    return rows, numbers, points
 
 
 def snapshot_rows(rows: list[Row]) -> list[dict]:

@@ -21,7 +21,7 @@ from annuminas.converters import parse_id
 from annuminas.errors import Conflict
 
 from . import access, selectors, services
-from .charts import Series, rating_chart_svg
+from .charts import Series, line_chart_svg
 from .exports import csv_filename, standings_csv
 from .forms import (
     CampaignForm,
@@ -38,6 +38,7 @@ from .forms import (
 from .models import Battle, Campaign, Membership, Round
 from .presets import PRESETS
 from .round_schedule import round_open_scheduled, round_schedule
+from .scoring import standings_with_points
 
 EVENT_ROWS = 6
 MAX_EVENT_ROWS = 60
@@ -348,7 +349,7 @@ def _round_number(request: HttpRequest) -> int | None:
 def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     number = _round_number(request)
-    rows = services.standings_compute(campaign=campaign, round=number)
+    rows, point_rounds, points = standings_with_points(campaign=campaign, round=number)
     players = {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
     round_numbers, history = selectors.rating_history(campaign)
     current = {m.warband_id: m.warband.rating for m in campaign.memberships.all() if m.warband_id}
@@ -361,7 +362,14 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
         )
         for row in rows
     ]
-    chart = rating_chart_svg(labels, series, title=_("Warband rating over the rounds"))
+    chart = line_chart_svg(labels, series, title=_("Warband rating over the rounds"))
+    # Points after each round by the campaign's own scoring, in the standings' order.
+    points_chart = line_chart_svg(
+        [_("R%(number)s") % {"number": n} for n in point_rounds],
+        [Series(row.name, points.get(row.competitor_id, [])) for row in rows],
+        title=_("Points over the rounds"),
+        chart_id="points-chart",
+    )
     for row in rows:
         row.player = players.get(row.competitor_id, "")
     return render(
@@ -373,6 +381,7 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "round_number": number,
             "round_numbers": [r.number for r in campaign.rounds.all()],
             "chart": chart,
+            "points_chart": points_chart if point_rounds else "",
         },
     )
 

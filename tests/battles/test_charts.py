@@ -1,10 +1,10 @@
 """The server-side SVG rating chart."""
 
-from battles.charts import Series, rating_chart_svg
+from battles.charts import Series, line_chart_svg
 
 
 def test_chart_draws_one_line_per_warband_and_escapes_names():
-    svg = rating_chart_svg(
+    svg = line_chart_svg(
         ["R1", "R2", "Now"],
         [
             Series("<script>", [35, 48, 61]),
@@ -20,4 +20,4 @@ def test_chart_draws_one_line_per_warband_and_escapes_names():
 
 
 def test_empty_chart_is_still_valid_svg():
-    assert rating_chart_svg([], [], title="t").endswith("</svg>")
+    assert line_chart_svg([], [], title="t").endswith("</svg>")
