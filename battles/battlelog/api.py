@@ -16,11 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,6 +36,7 @@ from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
 
 from . import prebattle, selectors, services
+from . import serializers as answers
 from .scenarios import campaign_scenarios
 
 RESERVED = ("client_id", "kind", "payload", "base_seq", "seed", "faces")
@@ -48,8 +55,15 @@ def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
 
 
 def visible_battle(user, pk: int) -> Battle:
-    """The battle if the caller may read it (a member, or anyone for a public campaign)."""
-    return get_object_or_404(access.visible_battles(user).select_related("campaign"), pk=pk)
+    """The battle if the caller may read it (a member, or anyone for a public campaign). A
+    caller not logged in who may not see it gets 401 (log in), as from the rest of the battles
+    API (``battles.api.views._visible_or_401``): whether it is private or missing is not told."""
+    try:
+        return get_object_or_404(access.visible_battles(user).select_related("campaign"), pk=pk)
+    except Http404:
+        if not user.is_authenticated:
+            raise NotAuthenticated from None
+        raise
 
 
 class EntrySerializer(DiceSourceSerializer):
@@ -108,7 +122,7 @@ def _setup(battle: Battle, user, data: dict) -> Response:
 class BattleLogView(BattleAPIView):
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Only entries after this seq.")],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: answers.LogPageSerializer, **answers.READ_ERRORS},
         summary="The battle log, in order",
     )
     def get(self, request, pk: int):
@@ -129,7 +143,14 @@ class BattleLogView(BattleAPIView):
 
     @extend_schema(
         request=EntrySerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses={
+            201: answers.LogEntrySerializer,
+            200: OpenApiResponse(
+                answers.LogEntrySerializer,
+                description=_("This client_id was posted before: its entry, unchanged."),
+            ),
+            **answers.WRITE_ERRORS,
+        },
         summary="Append an entry (idempotent by client_id)",
         examples=[
             OpenApiExample(
@@ -180,7 +201,10 @@ class BattleLogView(BattleAPIView):
 
 
 class BattleStateView(BattleAPIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The battle as it stands")
+    @extend_schema(
+        responses={200: answers.BattleStateSerializer, **answers.READ_ERRORS},
+        summary="The battle as it stands",
+    )
     def get(self, request, pk: int):
         battle = visible_battle(request.user, pk)
         state = services.log_state(battle)
@@ -215,7 +239,11 @@ def prebattle_data(battle: Battle, user) -> dict[str, Any]:
 
 
 class BattleLineupView(BattleAPIView):
-    @extend_schema(request=LineupSerializer, responses=OpenApiTypes.OBJECT, summary="Who fights")
+    @extend_schema(
+        request=LineupSerializer,
+        responses={200: answers.LineupResultSerializer, **answers.WRITE_ERRORS},
+        summary="Who fights",
+    )
     def put(self, request, pk: int):
         battle = visible_battle(request.user, pk)
         serializer = LineupSerializer(data=request.data)
@@ -230,12 +258,26 @@ class BattleLineupView(BattleAPIView):
 
 
 class BattleSetupView(BattleAPIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Who may fight, and the setup if made")
+    @extend_schema(
+        responses={200: answers.PrebattleSerializer, **answers.READ_ERRORS},
+        summary="Who may fight, and the setup if made",
+    )
     def get(self, request, pk: int):
         battle = visible_battle(request.user, pk)
         return Response(prebattle_data(battle, request.user))
 
-    @extend_schema(request=SetupSerializer, responses=OpenApiTypes.OBJECT, summary="Set up")
+    @extend_schema(
+        request=SetupSerializer,
+        responses={
+            201: answers.LogEntrySerializer,
+            200: OpenApiResponse(
+                answers.LogEntrySerializer,
+                description=_("This client_id was posted before: its entry, unchanged."),
+            ),
+            **answers.WRITE_ERRORS,
+        },
+        summary="Set up",
+    )
     def post(self, request, pk: int):
         battle = visible_battle(request.user, pk)
         serializer = SetupSerializer(data=request.data)

@@ -118,14 +118,19 @@ def _scenario(battle: Battle, name: str, attacker: int | None, participants) -> 
     return scenario["name"]
 
 
-def _underdog(order: Sequence[int], participants: Mapping[int, Any]) -> dict[str, int]:
+def _underdog(
+    order: Sequence[int], participants: Mapping[int, Any], tables: Mapping[str, Any]
+) -> dict[str, int]:
+    """The XP each survivor of the lower-rated warband will get, by the rating gap — from the
+    campaign's own table when its organiser set one, as the post-battle sequence grants it."""
     if len(order) != 2:
         return {}
     a, b = order
     rating = {w: participants[w].warband.rating for w in order}
+    table = {"table": tables["underdog_bonus"]} if tables.get("underdog_bonus") else {}
     return {
-        str(a): underdog_bonus(own_rating=rating[a], enemy_rating=rating[b]),
-        str(b): underdog_bonus(own_rating=rating[b], enemy_rating=rating[a]),
+        str(a): underdog_bonus(own_rating=rating[a], enemy_rating=rating[b], **table),
+        str(b): underdog_bonus(own_rating=rating[b], enemy_rating=rating[a], **table),
     }
 
 
@@ -168,7 +173,7 @@ def battle_log_setup(
     payload = {
         "scenario": _scenario(battle, scenario, attacker, participants),
         "attacker": attacker,
-        "underdog": _underdog(order, participants),
+        "underdog": _underdog(order, participants, battle.campaign.tables or {}),
         "optional_rules": [r for r in battle.campaign.optional_rules if r in OPTIONAL_RULES],
         "sides": sides,
     }

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
-from battles.models import Battle, BattleLogEntry
+from battles.models import Battle, BattleLogEntry, PendingDecision
 from battles.models.battlelog import BattleLineup
 from warbands.models import EquipmentItem, Fighter
 
@@ -23,7 +23,8 @@ def _profile(fighter: Fighter) -> dict[str, int]:
 
 def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
     """For each warband of the battle: the fighters who may fight (as setup data) and those who
-    may not, with the reason (an injury that makes him miss this battle). Four queries."""
+    may not, with the reason (an injury that makes him miss this battle; a hired sword whose
+    upkeep is still unpaid, his decision open after an earlier battle). Five queries."""
     items = Prefetch("equipment", queryset=EquipmentItem.objects.select_related("equipment"))
     group_items = Prefetch(
         "group__equipment", queryset=EquipmentItem.objects.select_related("equipment")
@@ -37,19 +38,21 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
         .prefetch_related(items, group_items)
         .order_by("-is_leader", "-is_hero", "pk")
     )
+    unpaid = set(
+        PendingDecision.objects.filter(
+            kind=PendingDecision.Kind.UPKEEP,
+            status=PendingDecision.Status.OPEN,
+            fighter__warband__in=[p.warband_id for p in participants],
+        ).values_list("fighter_id", flat=True)
+    )
     out: dict[int, dict[str, Any]] = {
         p.warband_id: {"name": p.warband.name, "fighters": [], "excluded": []} for p in participants
     }
     for fighter in fighters:
         side = out[fighter.warband_id]
-        if fighter.status != Fighter.Status.ACTIVE:
-            side["excluded"].append(
-                {
-                    "id": fighter.pk,
-                    "name": fighter.name,
-                    "reason": _("misses this battle recovering from an injury"),
-                }
-            )
+        reason = _excluded_because(fighter, unpaid)
+        if reason:
+            side["excluded"].append({"id": fighter.pk, "name": fighter.name, "reason": reason})
             continue
         carried = [item.equipment.slug for item in fighter.equipment.all()]
         if fighter.group is not None:
@@ -67,6 +70,15 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
             }
         )
     return out
+
+
+def _excluded_because(fighter: Fighter, unpaid: set[int]) -> str:
+    """Why this fighter may not fight, or ``""``."""
+    if fighter.status != Fighter.Status.ACTIVE:
+        return _("misses this battle recovering from an injury")
+    if fighter.pk in unpaid:
+        return _("upkeep unpaid (pay it, or let him go, before he fights again)")
+    return ""
 
 
 def log_entries(battle: Battle, *, after: int = 0, limit: int = MAX_PAGE) -> QuerySet:

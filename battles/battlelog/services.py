@@ -48,6 +48,27 @@ WRITABLE_KINDS = (
     "note",
     "correction",
 )
+PAYLOAD_KEYS = {
+    "turn": frozenset({"turn", "side"}),
+    "status": frozenset({"fighter", "status", "by", "weapon", "wounds"}),
+    "check": frozenset({"check", "side", "fighter", "against", "params"}),
+    "attack": frozenset(
+        {"attacker", "target", "mode", "weapon", "options", "modifiers", "attacks"}
+    ),
+    "challenge": frozenset({"step", "fighter", "issued", "params"}),
+    "rout": frozenset({"side", "voluntary"}),
+    "finish": frozenset({"winner", "draw", "reason"}),
+    "note": frozenset({"text"}),
+    "correction": frozenset({"corrects", "replacement"}),
+}
+"""The keys each kind of entry takes (anything else is refused, never stored)."""
+REPLACEMENT_KEYS = frozenset().union(
+    *(keys for kind, keys in PAYLOAD_KEYS.items() if kind != "correction")
+)
+MAX_TEXT = 500  # a note's length (rules.engine.tracker.model.MAX_NOTE)
+MAX_KEY = 40
+MAX_ITEMS = 20
+MAX_DEPTH = 4
 FIGHTER_KEYS = ("fighter", "by", "attacker", "target", "against")
 ORDER_KINDS = ("turn", "rout", "finish", "correction")
 ARMOUR_KINDS = frozenset({"armour", "shield", "helmet"})
@@ -207,12 +228,62 @@ def _roll_attack(state: BattleState, payload: dict[str, Any], dice: Dice) -> dic
     return data
 
 
-def _clean_payload(payload: Any) -> dict[str, Any]:
+def _bounded(value: Any, path: str, depth: int = 0) -> None:
+    """Plain JSON within bounds: no NUL (PostgreSQL's jsonb refuses it), short texts, small
+    objects and lists, not deeply nested."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValidationError({path: [_("Text may not contain a NUL character.")]})
+        if len(value) > MAX_TEXT:
+            raise ValidationError({path: [_("At most %(max)d characters.") % {"max": MAX_TEXT}]})
+        return
+    if value is None or isinstance(value, bool | int | float):
+        return
+    if depth >= MAX_DEPTH or not isinstance(value, list | Mapping):
+        raise ValidationError({path: [_("This value is not allowed here.")]})
+    if len(value) > MAX_ITEMS:
+        raise ValidationError({path: [_("At most %(max)d items.") % {"max": MAX_ITEMS}]})
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            _bounded(item, f"{path}.{index}", depth + 1)
+        return
+    for key, item in value.items():
+        if not isinstance(key, str) or "\x00" in key or len(key) > MAX_KEY:
+            raise ValidationError({path: [_("This value is not allowed here.")]})
+        _bounded(item, f"{path}.{key}", depth + 1)
+
+
+def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
+    """The payload with only the keys its kind knows, bounded (:func:`_bounded`); a
+    correction's replacement takes the keys of any kind (the tracker checks it against the
+    entry it replaces)."""
     if not isinstance(payload, Mapping):
         raise ValidationError({"payload": [_("The entry's payload is a JSON object.")]})
     if "result" in payload:
         raise ValidationError({"payload.result": [_("Results are rolled here, not sent.")]})
+    _known(payload, PAYLOAD_KEYS[kind], "payload")
+    replacement = payload.get("replacement")
+    if kind == "correction" and isinstance(replacement, Mapping):
+        if "result" in replacement:
+            raise ValidationError(
+                {"payload.replacement.result": [_("Results are rolled here, not sent.")]}
+            )
+        _known(replacement, REPLACEMENT_KEYS, "payload.replacement")
+    _bounded(dict(payload), "payload")
     return dict(payload)
+
+
+def _known(payload: Mapping[str, Any], keys: frozenset[str], path: str) -> None:
+    unknown = sorted(str(key) for key in payload if key not in keys)
+    if unknown:
+        raise ValidationError(
+            {
+                f"{path}.{unknown[0][:MAX_KEY]}": [
+                    _("Not a field of this entry; it takes %(keys)s.")
+                    % {"keys": ", ".join(sorted(keys))}
+                ]
+            }
+        )
 
 
 @transaction.atomic
@@ -237,7 +308,7 @@ def battle_log_append(
         return existing, False
     if kind not in WRITABLE_KINDS:
         raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
-    payload = _clean_payload(payload)
+    payload = _clean_payload(kind, payload)
     entries = list(
         BattleLogEntry.objects.filter(battle=battle)
         .order_by("seq")
@@ -248,6 +319,15 @@ def battle_log_append(
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
         raise Conflict(_("This battle has been reported: its log takes only notes now."))
     state = fold(entries)
+    if base_seq is not None and base_seq > state.last_seq:
+        raise ValidationError(
+            {
+                "base_seq": [
+                    _("The log has only %(seq)d entries: base_seq cannot be later.")
+                    % {"seq": state.last_seq}
+                ]
+            }
+        )
     stale = base_seq is not None and base_seq < state.last_seq
     if stale and _conflicts(entries, kind, payload, base_seq):
         raise Conflict(

@@ -23,7 +23,8 @@ from annuminas.converters import parse_id
 from battles import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.engine import WEAPONS
-from rules.engine.tracker import STATUSES
+from rules.engine.tracker import FLEEING, STATUSES
+from rules.engine.tracker.setup import FEAR
 from rules.presenters import CODE_LABELS
 
 from . import prebattle, services
@@ -46,6 +47,31 @@ CHECK_LABELS = {
     "all-alone": gettext_lazy("All alone"),
     "charged-while-fleeing": gettext_lazy("Charged while fleeing"),
     "challenge": gettext_lazy("Answer the challenge"),
+}
+CHECK_OUTCOMES = {
+    "stands": gettext_lazy("stands"),
+    "routed": gettext_lazy("routs"),
+    "rallied": gettext_lazy("rallies"),
+    "keeps_fleeing": gettext_lazy("keeps fleeing"),
+    "cannot_rally": gettext_lazy("cannot rally (an enemy is the nearest)"),
+    "acts_normally": gettext_lazy("acts normally"),
+    "does_not_attack": gettext_lazy("does not attack"),
+    "moves_forward": gettext_lazy("moves forward"),
+    "drools": gettext_lazy("stays put drooling"),
+    "holds": gettext_lazy("holds his ground"),
+    "flees": gettext_lazy("flees"),
+    "hits_only_on_6": gettext_lazy("hits only on 6s in the first round"),
+    "cannot_charge": gettext_lazy("cannot charge (a failed charge)"),
+    "immune": gettext_lazy("ignores fear"),
+    "not_required": gettext_lazy("no test needed"),
+}
+SITUATIONS = {
+    "charging": gettext_lazy("wants to charge"),
+    "charged": gettext_lazy("is charged"),
+}
+FEAR_PROMPTS = {
+    "charging": gettext_lazy("%(enemy)s causes fear: a warrior who wants to charge him tests"),
+    "charged": gettext_lazy("%(enemy)s causes fear: a warrior he charges tests"),
 }
 CHALLENGE_LABELS = {
     "issue": gettext_lazy("issues a challenge"),
@@ -84,7 +110,24 @@ def _names(state) -> dict[int, str]:
 def _label(code: Any) -> str:
     if code in STATUS_LABELS:
         return str(STATUS_LABELS[code])
+    if code in CHECK_OUTCOMES:
+        return str(CHECK_OUTCOMES[code])
     return str(CODE_LABELS.get(code, code))
+
+
+def _check_line(p: dict[str, Any], name) -> str:
+    result = p.get("result") or {}
+    text = _("%(check)s of %(who)s: %(outcome)s.") % {
+        "check": CHECK_LABELS.get(p["check"], p["check"]),
+        "who": name(p.get("fighter")) or name(p.get("side")),
+        "outcome": _label(result.get("outcome")),
+    }
+    if p.get("against"):
+        text += " " + _("(against %(enemy)s)") % {"enemy": name(p["against"])}
+    flee = (result.get("details") or {}).get("flee_cm")
+    if flee:
+        text += " " + _("He runs %(cm)s cm.") % {"cm": flee}
+    return text
 
 
 def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
@@ -116,12 +159,7 @@ def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
             "outcome": _label(result.get("outcome")),
         }
     if kind == "check":
-        who = name(p.get("fighter")) or name(p.get("side"))
-        return _("%(check)s of %(who)s: %(outcome)s.") % {
-            "check": CHECK_LABELS.get(p["check"], p["check"]),
-            "who": who,
-            "outcome": _label((p.get("result") or {}).get("outcome")),
-        }
+        return _check_line(p, name)
     if kind == "challenge":
         return _("%(fighter)s %(action)s.") % {
             "fighter": name(p["fighter"]),
@@ -151,9 +189,7 @@ def _live_context(battle: Battle, user) -> dict[str, Any]:
         for fighter in side["fighters"]:
             fighter["status_label"] = _label(fighter["status"])
     for check in data["checks_due"]:
-        check["label"] = CHECK_LABELS[check["check"]]
-        check["who"] = names.get(check.get("fighter")) or names.get(check["side"])
-        check["client_id"] = uuid.uuid4()
+        _label_check(check, names)
     return {
         "battle": battle,
         "state": data,
@@ -177,6 +213,19 @@ def _live_context(battle: Battle, user) -> dict[str, Any]:
         "can_write": access.can_report(user, battle) and battle.status == Battle.Status.SCHEDULED,
         "client_id": uuid.uuid4(),
     }
+
+
+def _label_check(check: dict[str, Any], names: dict[int, str]) -> None:
+    """What the page shows of a check due: who tests, against whom, a fresh client_id."""
+    check["label"] = CHECK_LABELS[check["check"]]
+    check["who"] = names.get(check.get("fighter")) or names.get(check["side"])
+    check["client_id"] = uuid.uuid4()
+    if "against" in check:
+        check["against_name"] = names.get(check["against"])
+        check["prompt"] = FEAR_PROMPTS[check["situation"]] % {"enemy": check["against_name"]}
+        check["testers"] = [{"id": f, "name": names.get(f)} for f in check["fighters"]]
+    if "enemies" in check:
+        check["enemy_names"] = ", ".join(str(names.get(e)) for e in check["enemies"])
 
 
 def _post_entry(request: HttpRequest, battle: Battle) -> None:
@@ -229,6 +278,16 @@ def _post_prebattle(request: HttpRequest, battle: Battle, op: str, client_id: uu
     )
 
 
+def _check_params(form) -> dict[str, Any]:
+    """What the table adds to a check: how many enemies he fights, whether he charges."""
+    params: dict[str, Any] = {}
+    if form.get("enemies"):
+        params["enemies"] = parse_id(form.get("enemies"))
+    if form.get("situation") in SITUATIONS:
+        params["situation"] = form.get("situation")
+    return {"params": params} if params else {}
+
+
 def _flags(form, names) -> dict[str, bool]:
     return {name: True for name in names if form.get(name)}
 
@@ -265,7 +324,7 @@ def _payloads(form) -> dict[str, Any]:
             **({"side": number(form.get("side"))} if form.get("check") == "rout" else {}),
             **({"fighter": number(form.get("fighter"))} if form.get("fighter") else {}),
             **({"against": number(form.get("against"))} if form.get("against") else {}),
-            **({"params": {"enemies": number(form.get("enemies"))}} if form.get("enemies") else {}),
+            **_check_params(form),
         },
         "rout": lambda: {"side": number(form.get("side")), "voluntary": True},
         "finish": lambda: {
@@ -309,9 +368,22 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
         for seq, kind, payload in reversed(state.correctable_entries())
     ]
     context["statuses"] = [(code, _label(code)) for code in STATUSES]
+    context["situations"] = SITUATIONS.items()
+    context["fear_causers"] = [f for f in state.fighters.values() if FEAR in f.rules]
+    context["fleeing"] = [f for f in state.fighters.values() if f.status == FLEEING]
     context["form_ids"] = {
         name: uuid.uuid4()
-        for name in ("attack", "status", "note", "finish", "correction", "challenge")
+        for name in (
+            "attack",
+            "status",
+            "note",
+            "finish",
+            "correction",
+            "challenge",
+            "fear",
+            "all_alone",
+            "charged",
+        )
     }
     return render(request, "battles/log/tracker.html", context)
 

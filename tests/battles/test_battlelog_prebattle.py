@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from battles import services
 from battles.battlelog.scenarios import DEFAULT_SCENARIOS
-from battles.models import BattleLogEntry, BattleSetup, Campaign
+from battles.models import BattleLogEntry, BattleSetup, Campaign, PostBattleResult, PostBattleRun
+from battles.upkeep import upkeep_answer, upkeep_decisions_open
 from tests.battles.factories import first_battle
 from tests.battles.test_battlelog_api import client_for, uid
-from warbands.models import Fighter
+from tests.battles.test_battlelog_pages import browser
+from warbands.models import Fighter, HiredSword, Warband
+from warbands.services.hired_swords import hired_sword_hire
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +136,94 @@ def test_a_campaign_with_its_own_scenario_list_offers_that_one(pre):
         ).status_code
         == 201
     )
+
+
+def test_the_setup_carries_the_underdog_bonus_from_the_ratings(pre):
+    """RULES-REFERENCE, underdog bonus by rating gap: 0-50 none, 51-75 +1, 76-100 +2, 101-150
+    +3, 151-300 +4, 301+ +5 — to the lower-rated warband only."""
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    Warband.objects.filter(pk=a.pk).update(rating=100)
+    Warband.objects.filter(pk=b.pk).update(rating=180)  # a gap of 80
+    started = client_for(league.user(0)).post(
+        f"{url}setup/", {"client_id": uid(), "first": b.pk}, format="json"
+    )
+    assert started.status_code == 201, started.json()
+    assert started.json()["payload"]["underdog"] == {str(a.pk): 2, str(b.pk): 0}
+    assert BattleSetup.objects.get(battle=battle).data["underdog"] == {str(a.pk): 2, str(b.pk): 0}
+
+
+@pytest.mark.parametrize(
+    ("ratings", "bonus"),
+    [((100, 150), 0), ((100, 151), 1), ((100, 250), 3), ((100, 400), 4), ((100, 401), 5)],
+)
+def test_the_underdog_bonus_follows_the_table_at_its_edges(pre, ratings, bonus):
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    Warband.objects.filter(pk=a.pk).update(rating=ratings[0])
+    Warband.objects.filter(pk=b.pk).update(rating=ratings[1])
+    started = client_for(league.user(0)).post(f"{url}setup/", {"client_id": uid()}, format="json")
+    assert started.json()["payload"]["underdog"] == {str(a.pk): bonus, str(b.pk): 0}
+
+
+def test_the_underdog_bonus_uses_the_campaigns_table_as_the_post_battle_does(pre):
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    Campaign.objects.filter(pk=league.campaign.pk).update(
+        tables={
+            "underdog_bonus": [
+                {"min": 0, "max": 10, "result": 0},
+                {"min": 11, "max": None, "result": 7},
+            ]
+        }
+    )
+    Warband.objects.filter(pk=a.pk).update(rating=120)
+    Warband.objects.filter(pk=b.pk).update(rating=100)
+    started = client_for(league.user(1)).post(f"{url}setup/", {"client_id": uid()}, format="json")
+    assert started.json()["payload"]["underdog"] == {str(a.pk): 0, str(b.pk): 7}
+
+
+def test_a_hired_sword_with_his_upkeep_unpaid_cannot_fight(pre):
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    ranger = hired_sword_hire(
+        warband=a, hired_sword=HiredSword.objects.get(fighter_type__slug="montaraz-errante")
+    )
+    earlier = services.pairing_create(
+        campaign=league.campaign, by=league.organiser, warband_ids=[a.pk, b.pk]
+    )
+    run = PostBattleRun.objects.create(battle=earlier, seed=7)
+    for warband in (a, b):
+        PostBattleResult.objects.create(run=run, warband=warband)
+    (decision,) = upkeep_decisions_open(run=run)
+    phone = client_for(league.user(0))
+    options = phone.get(f"{url}setup/").json()
+    mine = next(w for w in options["warbands"] if w["warband"] == a.pk)
+    assert ranger.pk not in [f["id"] for f in mine["fighters"]]
+    (excluded,) = [x for x in mine["excluded"] if x["id"] == ranger.pk]
+    assert "mantenimiento" in excluded["reason"]  # Spanish by default: "upkeep unpaid"
+    refused = phone.put(f"{url}lineup/", {"warband": a.pk, "fighters": [ranger.pk]}, format="json")
+    assert refused.status_code == 400
+    assert "mantenimiento" in str(refused.json()["error"]["fields"]["fighters"])
+    # Paid: he fights again.
+    upkeep_answer(decision=decision, user=league.user(0), choice="pay")
+    options = phone.get(f"{url}setup/").json()
+    mine = next(w for w in options["warbands"] if w["warband"] == a.pk)
+    assert ranger.pk in [f["id"] for f in mine["fighters"]]
+    assert ranger.pk not in [x["id"] for x in mine["excluded"]]
+
+
+def test_the_setup_page_shows_why_the_hired_sword_stays_out(pre):
+    league, battle, url = pre
+    a, b = league.warband(0), league.warband(1)
+    ranger = hired_sword_hire(
+        warband=a, hired_sword=HiredSword.objects.get(fighter_type__slug="montaraz-errante")
+    )
+    earlier = services.pairing_create(
+        campaign=league.campaign, by=league.organiser, warband_ids=[a.pk, b.pk]
+    )
+    run = PostBattleRun.objects.create(battle=earlier, seed=7)
+    PostBattleResult.objects.create(run=run, warband=a)
+    upkeep_decisions_open(run=run)
+    page = browser(league.user(0)).get(f"/battles/{battle.pk}/table/").content.decode()
+    assert f"{ranger.name}: upkeep unpaid" in page
