@@ -49,3 +49,24 @@ def test_a_roll_of_eight_finds_something_for_every_warband(content):
         found = [slug for slug, item in rare.items() if item.rarity <= total]
         assert found, warband_type.slug
         assert Equipment.objects.filter(slug__in=found, rarity__lte=8).count() == len(found)
+
+
+def test_each_warband_type_trades_in_its_own_rare_items(content):
+    """No two warband types share the same selection (the realms of Men share their weapons,
+    not their rare items), and each fits its place in the setting."""
+    selections = {
+        warband_type.slug: frozenset(_rare_for(Warband(warband_type=warband_type)))
+        for warband_type in _default_pack_types()
+    }
+    owners: dict[frozenset, str] = {}
+    for slug, rare in selections.items():
+        assert rare not in owners, (slug, owners.get(rare), sorted(rare))
+        owners[rare] = slug
+    cardolan = selections["guerreros-de-cardolan"]
+    rhovanion = selections["mercenarios-de-rhovanion"]
+    rhudaur = selections["guerreros-de-rhudaur"]
+    assert {"punal-de-los-tumulos", "hojas-de-athelas", "hierba-de-la-cuaderna"} <= cardolan
+    assert {"vino-de-dorwinion", "armadura-enana", "catalejo-enano"} <= rhovanion
+    assert "talisman-de-angmar" in rhudaur
+    assert not {"punal-de-los-tumulos", "vino-de-dorwinion"} & rhudaur
+    assert "vino-de-dorwinion" not in cardolan and "punal-de-los-tumulos" not in rhovanion
