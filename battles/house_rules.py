@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, F
 from django.utils.translation import gettext as _
 
+from annuminas.validation import json_check
 from warbands.models import Fighter
 
 from .models import CAMPAIGN_TABLES, OPTIONAL_RULES, Campaign
@@ -58,6 +59,11 @@ LIMIT_BOUNDS = {
 NUMBER_BOUNDS = {**LIMIT_BOUNDS, **dict.fromkeys((*POINT_FIELDS, *BONUS_FIELDS), POINTS_RANGE)}
 NO_LIMIT_ALLOWED = ("rating_cap", "max_fighter_type_copies")
 TEXT_MAX_LENGTH = {"table_size": 40, "game_length": 40}
+# Every table override together, as JSON: the default tables in this shape are ~3 kB and nest
+# 5 deep (tables → rows → row → options → a sub-roll's pair); texts are results and names.
+TABLES_MAX_BYTES = 50_000
+TABLES_MAX_DEPTH = 6
+TABLES_MAX_STRING_LENGTH = 200
 # Campaign tables given as rows {"min", "max", "result", …} (the engine's own shape).
 ROW_TABLES = (
     "hero_injuries",
@@ -331,6 +337,15 @@ def _scenarios_ok(items) -> bool:
 
 
 def _tables_error(tables) -> str | None:
+    try:
+        json_check(
+            tables,
+            max_bytes=TABLES_MAX_BYTES,
+            max_depth=TABLES_MAX_DEPTH,
+            max_string_length=TABLES_MAX_STRING_LENGTH,
+        )
+    except ValidationError as error:
+        return error.messages[0]
     if not isinstance(tables, dict) or any(
         key not in CAMPAIGN_TABLES or not isinstance(value, list | dict)
         for key, value in tables.items()

@@ -15,8 +15,9 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from rest_framework import serializers
+
+from annuminas.validation import json_check
 
 from .limits import NAME_MAX_LENGTH, NOTES_MAX_LENGTH
 
@@ -24,7 +25,9 @@ PROFILE = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 MAX_CO = 1_000_000
 IMPORT_MAX_BYTES = 1_000_000  # an export of a full roster with its ledger is ~50 kB
 MAX_DEPTH = 12  # the format nests 5 deep (fighters → advances → a record's values)
-ADVANCE_MAX_CHARS = 1000  # one advance record, as JSON
+ADVANCE_MAX_BYTES = 2000  # one advance record, as JSON (an export's are ~150 bytes)
+ADVANCE_MAX_DEPTH = 4  # a record, a list or object in it, and one more level
+ADVANCE_MAX_STRING_LENGTH = 500
 
 
 def _nested_too_deeply() -> str:
@@ -41,14 +44,20 @@ class TextField(serializers.CharField):
 
 
 class AdvanceField(serializers.DictField):
-    default_error_messages = {
-        "too_long": gettext_lazy("An advance record has at most {max} characters as JSON.")
-    }
+    """One advance record: free-form JSON, so bounded and checked for what cannot be stored
+    (a NUL character in a text or a key) by the project's one JSON check."""
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if len(json.dumps(value, ensure_ascii=False)) > ADVANCE_MAX_CHARS:
-            self.fail("too_long", max=ADVANCE_MAX_CHARS)
+        try:
+            json_check(
+                value,
+                max_bytes=ADVANCE_MAX_BYTES,
+                max_depth=ADVANCE_MAX_DEPTH,
+                max_string_length=ADVANCE_MAX_STRING_LENGTH,
+            )
+        except ValidationError as error:
+            raise serializers.ValidationError(error.messages) from error
         return value
 
 

@@ -7,6 +7,7 @@ battles in id order (as a single battle's resolution locks its row), so the two 
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from dataclasses import asdict
 from typing import Any
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 from annuminas.tasks import enqueue_safely
+from annuminas.validation import json_check
 from battles.services import standings_compute
 
 from ..models import (
@@ -115,6 +117,44 @@ def _run_for(
     return run
 
 
+MAX_TYPED_FACES = 500  # per warband: far more dice than one post-battle sequence rolls
+SCENARIO_BONUS_KEY = re.compile(r"(group:)?[0-9]{1,18}")
+
+
+def _dice_inputs_check(battle: Battle, faces: dict | None, options: dict | None) -> None:
+    """Typed dice only for the battle's warbands, each a bounded list of faces 1–6; the options
+    plain, bounded JSON, scenario bonuses keyed by a fighter's id or ``group:<id>``. Raises
+    ``ValidationError`` naming the field (stored as JSON: a NUL in a key would be a 500)."""
+    if faces:
+        json_check(faces, field="faces", max_depth=2, max_string_length=20)
+        warbands = {str(pk) for pk in battle.participants.values_list("warband_id", flat=True)}
+        if not set(faces) <= warbands:
+            raise ValidationError(
+                {"faces": _("Dice can be typed only for the warbands that fought this battle.")}
+            )
+        for rolled in faces.values():
+            if not isinstance(rolled, list) or len(rolled) > MAX_TYPED_FACES:
+                raise ValidationError(
+                    {"faces": _("At most %(max)d dice per warband.") % {"max": MAX_TYPED_FACES}}
+                )
+            if not all(type(face) is int and 1 <= face <= 6 for face in rolled):
+                raise ValidationError({"faces": _("Each die shows a whole number from 1 to 6.")})
+    if options:
+        json_check(options, field="options", max_depth=3, max_string_length=40)
+        bonus = options.get("scenario_bonus") or {}
+        if not isinstance(bonus, dict) or not all(
+            SCENARIO_BONUS_KEY.fullmatch(key) for key in bonus
+        ):
+            raise ValidationError(
+                {
+                    "scenario_bonus": _(
+                        'Scenario bonuses are keyed by a fighter\'s id or "group:" and a '
+                        "henchman group's id."
+                    )
+                }
+            )
+
+
 def _already_resolved() -> Conflict:
     return Conflict(
         _(
@@ -156,6 +196,7 @@ def battle_resolve_start(
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     _check_resolvable(battle)
     _check_player_choices(battle, user, seed=seed, options=options)
+    _dice_inputs_check(battle, faces, options)
     active = Job.objects.filter(battle=battle, status__in=Job.ACTIVE).first()
     if active is not None:
         if active.runs.filter(battle=battle, status=PostBattleRun.Status.PENDING).exists():

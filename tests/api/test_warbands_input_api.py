@@ -83,7 +83,8 @@ def exported(warband):
 def test_bad_imports_are_400_and_write_nothing(client, exported, mutation):
     mutation(exported)
     before = snapshot()
-    response = client.post("/api/v1/warbands/import/", exported, format="json")
+    body = json.dumps(exported)  # as sent over the wire (a lone surrogate escaped)
+    response = client.post("/api/v1/warbands/import/", body, content_type="application/json")
     assert_error(response, 400)
     assert snapshot() == before
 

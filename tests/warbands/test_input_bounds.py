@@ -158,6 +158,15 @@ BAD_IMPORTS = {
     "deeply nested advance": lambda d: d["fighters"][0].update(advances=[_deep(60)]),
     "huge advance": lambda d: d["fighters"][0].update(advances=[{"note": "x" * 50_000}]),
     "fighter is not an object": lambda d: d["fighters"].append(7),
+    "NUL in an advance record": lambda d: d["fighters"][0].update(
+        advances=[{"kind": "skill", "skill": "golpe\x00"}]
+    ),
+    "NUL in an advance record's key": lambda d: d["fighters"][0].update(
+        advances=[{"kind\x00": "skill"}]
+    ),
+    "lone surrogate in an advance record": lambda d: d["fighters"][0].update(
+        advances=[{"kind": "\ud800"}]
+    ),
 }
 
 
