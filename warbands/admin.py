@@ -3,7 +3,8 @@
 read-only ledger.
 
 The catalogue is shared by every league, so each page needs its model permission and the import
-needs ``warbands.import_contentpack``: the "Content editors" group holds them (migration 0003),
+needs ``warbands.import_contentpack``: the "Content editors" group holds them (derived from
+the catalogue models in ``warbands.content_editors``, kept after every migrate),
 superusers have them; organising a campaign gives none (organisers use ``/organisers/``)."""
 
 from __future__ import annotations

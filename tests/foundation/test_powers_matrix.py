@@ -16,6 +16,7 @@ from django.apps import apps as django_apps
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management.sql import emit_post_migrate_signal
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -24,12 +25,27 @@ from battles import services
 from battles.models import Campaign, Membership
 from tests.battles.factories import league_content, quick_user  # noqa: F401 - the fixture
 from tests.warbands.fixtures import _content_preloaded  # noqa: F401 - the fixture
+from warbands.content_editors import (
+    GROUP,
+    catalogue_models,
+    content_editor_codenames,
+    content_editors_sync,
+)
 from warbands.content_loader import DEFAULT_PACK_PATH
-from warbands.models import ContentPack, Equipment, FighterType, Race, Skill, WarbandType
+from warbands.models import (
+    ContentPack,
+    Equipment,
+    FighterType,
+    HiredSword,
+    Race,
+    Skill,
+    WarbandType,
+)
 
 pytestmark = pytest.mark.django_db
 
-content_editors = importlib.import_module("warbands.migrations.0003_content_editors")
+content_editors_0003 = importlib.import_module("warbands.migrations.0003_content_editors")
+hired_swords_0008 = importlib.import_module("warbands.migrations.0008_content_editors_hired_swords")
 organiser_powers = importlib.import_module("battles.migrations.0004_organiser_powers")
 
 ROLES = (
@@ -55,8 +71,8 @@ class World:
 @pytest.fixture
 def world(league_content) -> World:  # noqa: F811 - the fixture imported above
     # A transactional test elsewhere may have flushed the migration's group: make it again,
-    # with the migration's own code.
-    content_editors.create_group(django_apps, None)
+    # with the code that keeps it after every migrate.
+    content_editors_sync()
     users = {
         "player": quick_user("player"),
         "organiser_a": quick_user("organiser-a"),
@@ -65,7 +81,7 @@ def world(league_content) -> World:  # noqa: F811 - the fixture imported above
         "content_editor": quick_user("editor", is_staff=True),
         "superuser": quick_user("root", is_staff=True, is_superuser=True),
     }
-    users["content_editor"].groups.add(Group.objects.get(name=content_editors.GROUP))
+    users["content_editor"].groups.add(Group.objects.get(name=GROUP))
     campaign_a = services.campaign_create(organiser=users["organiser_a"], name="Liga A")
     services.campaign_add_organiser(
         campaign=campaign_a, by=users["organiser_a"], username="staff-organiser-a"
@@ -132,6 +148,10 @@ CATALOGUE_PAGES = {
     "race page": lambda: reverse(
         "admin:warbands_race_change", args=[Race.objects.order_by("pk").first().pk]
     ),
+    "hired swords": lambda: reverse("admin:warbands_hiredsword_changelist"),
+    "hired sword page": lambda: reverse(
+        "admin:warbands_hiredsword_change", args=[HiredSword.objects.order_by("pk").first().pk]
+    ),
     "content packs": lambda: reverse("admin:warbands_contentpack_changelist"),
     "pack import": lambda: reverse("admin:warbands_contentpack_import"),
 }
@@ -183,9 +203,7 @@ def test_the_import_link_shows_only_with_the_permission(world):
     assert link in editor_page.content.decode()
     viewer = quick_user("viewer", is_staff=True)
     viewer.user_permissions.add(
-        *Group.objects.get(name=content_editors.GROUP).permissions.filter(
-            codename="view_contentpack"
-        )
+        *Group.objects.get(name=GROUP).permissions.filter(codename="view_contentpack")
     )
     viewer_page = client_for(viewer).get(reverse("admin:warbands_contentpack_changelist"))
     assert viewer_page.status_code == 200 and link not in viewer_page.content.decode()
@@ -321,13 +339,33 @@ def test_a_player_who_creates_a_campaign_through_the_api_gets_no_power_over_the_
 
 # --- the migrations --------------------------------------------------------------------------
 def test_the_content_editors_group_holds_exactly_the_catalogue_permissions(db):
-    Group.objects.filter(name=content_editors.GROUP).delete()
-    content_editors.create_group(django_apps, None)
-    group = Group.objects.get(name=content_editors.GROUP)
+    Group.objects.filter(name=GROUP).delete()
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")  # what migrate sends
+    group = Group.objects.get(name=GROUP)
     codenames = set(group.permissions.values_list("codename", flat=True))
     assert "import_contentpack" in codenames and "change_equipment" in codenames
+    assert {"add_hiredsword", "change_hiredsword", "delete_hiredsword"} <= codenames
     assert not {"change_warband", "change_ledgerentry", "change_campaign"} & codenames
-    assert codenames == set(content_editors._permission_codenames())
+    assert codenames == set(content_editor_codenames())
+
+
+def test_every_catalogue_model_is_the_content_editors_to_edit():
+    """A catalogue model added later is covered without a new list to remember."""
+    names = {model._meta.model_name for model in catalogue_models()}
+    assert {"contentpack", "equipment", "fightertype", "hiredsword"} <= names
+    assert not {"warband", "fighter", "ledgerentry"} & names
+    for name in names:
+        assert {f"change_{name}", f"view_{name}"} <= set(content_editor_codenames())
+
+
+def test_the_migrations_give_an_old_group_the_hired_swords(db):
+    Group.objects.filter(name=GROUP).delete()
+    content_editors_0003.create_group(django_apps, None)  # the group as it was made
+    group = Group.objects.get(name=GROUP)
+    assert not group.permissions.filter(codename="change_hiredsword").exists()
+    hired_swords_0008.grant(django_apps, None)
+    codenames = set(group.permissions.values_list("codename", flat=True))
+    assert codenames == set(content_editor_codenames())
 
 
 def test_the_migration_demotes_only_those_staff_by_organising(league_content):  # noqa: F811

@@ -62,7 +62,8 @@ class ContentPack(models.Model):
         verbose_name_plural = _("content packs")
         ordering = ["slug"]
         # Importing rewrites every league's catalogue: its own permission, held by the
-        # "Content editors" group (migration 0003) and superusers, never given by organising.
+        # "Content editors" group (``warbands.content_editors``) and superusers, never given by
+        # organising.
         permissions = [("import_contentpack", _("Can import a content pack"))]
 
     def __str__(self) -> str:
