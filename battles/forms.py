@@ -304,7 +304,7 @@ class EventForm(forms.Form):
     )
     actor = forms.ChoiceField(label=_("Who"), required=False)
     target = forms.ChoiceField(label=_("Whom"), required=False)
-    weapon = forms.CharField(label=_("With"), max_length=80, required=False)
+    weapon = forms.CharField(label=_("With (weapon)"), max_length=80, required=False)
     voluntary = forms.BooleanField(label=_("Voluntary"), required=False)
 
     def __init__(self, *args, side_choices, **kwargs):
@@ -365,7 +365,7 @@ class ReportForm(forms.Form):
     )
     is_draw = forms.BooleanField(label=_("Draw"), required=False)
     winners = forms.MultipleChoiceField(
-        label=_("Winner(s)"), required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Who won"), required=False, widget=forms.CheckboxSelectMultiple
     )
     notes = forms.CharField(
         label=_("Notes"), widget=forms.Textarea(attrs={"rows": 3}), required=False

@@ -7,9 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from annuminas.confirmation import confirmation
 from annuminas.errors import Conflict
 
 from . import access
@@ -98,6 +100,18 @@ def battle_postbattle_revert(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     if not access.is_organiser(request.user, battle.campaign):
         raise PermissionDenied
+    asking = confirmation(
+        request,
+        question=_(
+            "Undo this post-battle sequence? The warbands' rosters, ledgers and ratings go back "
+            "to how they were before it."
+        ),
+        label=_("Yes, undo it"),
+        back_url=reverse("battle-postbattle", args=[pk]),
+        back_label=_("After the battle"),
+    )
+    if asking is not None:
+        return asking
     try:
         battle_revert(battle=battle, user=request.user)
         messages.success(request, _("The post-battle sequence was reverted."))
@@ -161,6 +175,15 @@ def decision_answer_page(request: HttpRequest, pk: int) -> HttpResponse:
         except ValueError:
             choice = None
     elif decision.kind == PendingDecision.Kind.RARE_ITEM and "decline" in request.POST:
+        asking = confirmation(
+            request,
+            question=_("Leave the rare item? It is gone for good: it cannot be bought later."),
+            label=_("Yes, leave it"),
+            back_url=reverse("battle-postbattle", args=[battle_id]),
+            back_label=_("After the battle"),
+        )
+        if asking is not None:
+            return asking
         choice = None
     else:
         choice = request.POST.get("choice") or None

@@ -22,6 +22,7 @@ from annuminas.errors import Conflict
 
 from . import access, selectors, services
 from .charts import Series, line_chart_svg
+from .confirmations import manage_confirmation
 from .exports import csv_filename, standings_csv
 from .forms import (
     CampaignForm,
@@ -222,6 +223,8 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
     op = request.POST.get("op")
     if op not in MANAGE_OPERATIONS:
         raise Http404
+    if (asking := manage_confirmation(request, op=op, campaign=campaign)) is not None:
+        return asking
     try:
         done = _campaign_manage_run(op, campaign=campaign, user=request.user, post=request.POST)
     except (ValidationError, Conflict) as error:

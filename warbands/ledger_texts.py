@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 LEDGER_TEXTS = {
     "starting_treasury": gettext_lazy("Starting treasury"),
@@ -20,14 +20,18 @@ LEDGER_TEXTS = {
     "hired_henchmen": gettext_lazy("Hired %(count)d × %(type)s into %(group)s"),
     "bought": gettext_lazy("Bought %(item)s for %(holder)s"),
     "sold": gettext_lazy("Sold %(item)s of %(holder)s"),
-    "dismissed": gettext_lazy("Dismissed %(name)s; %(count)d items to the stash"),
+    "dismissed": ngettext_lazy(
+        "Dismissed %(name)s; %(count)d item to the stash",
+        "Dismissed %(name)s; %(count)d items to the stash",
+        "count",
+    ),
     "dead": gettext_lazy("%(name)s is dead; equipment lost: %(items)s"),
     "robbed": gettext_lazy("%(name)s was robbed: %(items)s"),
     "imported": gettext_lazy("Imported treasury and finds"),
     "postbattle_reverted": gettext_lazy("Post-battle sequence reverted"),
     "pit_fight_won": gettext_lazy("%(name)s won in the pits"),
     "exploration": gettext_lazy("Exploration after battle %(id)s"),
-    "finds_sold": gettext_lazy("%(finds)d finds sold"),
+    "finds_sold": ngettext_lazy("%(finds)d find sold", "%(finds)d finds sold", "finds"),
     "captive_sold": gettext_lazy("%(name)s sold to the slavers"),
     "ransom_paid": gettext_lazy("Ransom paid for %(name)s"),
     "ransom_received": gettext_lazy("Ransom received for %(name)s"),
@@ -108,7 +112,8 @@ def ledger_text(code: str, params: Mapping[str, Any] | None = None) -> str:
     message = LEDGER_TEXTS.get(code)
     if message is None:
         return code
-    return str(message) % {key: _shown(value) for key, value in (params or {}).items()}
+    # The lazy text itself takes the parameters: a plural one picks its form by its number.
+    return str(message % {key: _shown(value) for key, value in (params or {}).items()})
 
 
 def ledger_text_check(code: str, params: Mapping[str, Any]) -> None:

@@ -3,9 +3,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
+
+from annuminas.confirmation import confirmation
 
 from .services import TOO_MANY_LOGIN_ATTEMPTS, api_token_rotate
 
@@ -19,6 +22,19 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_rotate(request: HttpRequest) -> HttpResponse:
+    if Token.objects.filter(user=request.user).exists():
+        asking = confirmation(
+            request,
+            question=_(
+                "Replace your API token? Every app that uses the current one stops working "
+                "until you give it the new one."
+            ),
+            label=_("Yes, replace it"),
+            back_url=reverse("profile"),
+            back_label=_("Profile"),
+        )
+        if asking is not None:
+            return asking
     api_token_rotate(user=request.user)
     messages.success(request, _("A new API token was issued; the previous one no longer works."))
     return redirect("profile")

@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from annuminas.confirmation import confirmation
 from battles import access
 from battles.calendars import services as calendars
 from battles.models import Campaign
@@ -125,6 +126,18 @@ def notification_preferences(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def calendar_token_rotate(request: HttpRequest) -> HttpResponse:
+    asking = confirmation(
+        request,
+        question=_(
+            "Make new calendar addresses? The old ones stop working in every calendar app "
+            "that uses them."
+        ),
+        label=_("Yes, make new addresses"),
+        back_url=reverse("notification-preferences") + "#calendars",
+        back_label=_("E-mail and calendars"),
+    )
+    if asking is not None:
+        return asking
     calendars.calendar_token_rotate(user=request.user)
     messages.success(request, _("New calendar addresses: the old ones no longer work."))
     return redirect(reverse("notification-preferences") + "#calendars")
@@ -176,6 +189,16 @@ def campaign_webhook_change(request: HttpRequest, slug: str, pk: int) -> HttpRes
     if op not in WEBHOOK_OPERATIONS:
         raise Http404
     if op == "delete":
+        asking = confirmation(
+            request,
+            question=_("Delete the webhook to %(url)s? Its deliveries stop.")
+            % {"url": webhook.url},
+            label=_("Yes, delete it"),
+            back_url=reverse("campaign-webhooks", args=[slug]),
+            back_label=_("Webhooks"),
+        )
+        if asking is not None:
+            return asking
         services.webhook_delete(webhook=webhook, by=request.user)
         messages.success(request, _("Webhook deleted."))
     else:

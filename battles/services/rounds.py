@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from annuminas.errors import Conflict
 
@@ -53,7 +54,12 @@ def round_close(*, round: Round, by) -> Round:
     ).count()
     if pending:
         raise ValidationError(
-            _("%(count)s battles of this round are not confirmed yet.") % {"count": pending}
+            ngettext(
+                "%(count)s battle of this round is not confirmed yet.",
+                "%(count)s battles of this round are not confirmed yet.",
+                pending,
+            )
+            % {"count": pending}
         )
     round.status = Round.Status.CLOSED
     round.closed_at = timezone.now()

@@ -125,7 +125,7 @@ def test_rotating_the_token_revokes_the_old_urls(scheduled, client):
     user = league.user(0)
     old = calendars.calendar_token_get(user=user).token
     client.force_login(user)
-    response = client.post(reverse("calendar-token-rotate"))
+    response = client.post(reverse("calendar-token-rotate"), {"confirmed": "1"})
     assert response.status_code == 302
     new = calendars.calendar_token_get(user=user).token
     assert new != old

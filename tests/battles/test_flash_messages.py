@@ -33,13 +33,15 @@ def test_round_actions_say_what_they_did_in_english(make_league):
     league = make_league(players=4)
     organiser = client_in("en", league.organiser)
     assert manage(organiser, league, op="open_round") == ["Round 1 opened."]
-    assert manage(organiser, league, op="close_round", round=1) == ["Round 1 closed."]
+    assert manage(organiser, league, op="close_round", round=1, confirmed="1") == [
+        "Round 1 closed."
+    ]
     assert manage(organiser, league, op="open_round") == ["Round 2 opened."]
     assert manage(organiser, league, op="generate", round=2, method=Round.Method.SWISS) == [
         "Pairings made: 2 battles."
     ]
     assert Battle.objects.filter(round__campaign=league.campaign, is_bye=False).count() == 2
-    assert manage(organiser, league, op="new_code") == [
+    assert manage(organiser, league, op="new_code", confirmed="1") == [
         f"New join code: {league.refresh().campaign.join_code}."
     ]
 
@@ -57,8 +59,10 @@ def test_a_refused_action_says_why_not_that_it_was_done(make_league):
     league = make_league()
     organiser = client_in("en", league.organiser)
     manage(organiser, league, op="open_round")
-    assert manage(organiser, league, op="close_round", round=1) == ["Round 1 closed."]
-    again = manage(organiser, league, op="close_round", round=1)
+    assert manage(organiser, league, op="close_round", round=1, confirmed="1") == [
+        "Round 1 closed."
+    ]
+    again = manage(organiser, league, op="close_round", round=1, confirmed="1")
     assert len(again) == 1 and again != ["Round 1 closed."]
 
 

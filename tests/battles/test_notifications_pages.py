@@ -154,7 +154,7 @@ def test_organiser_adds_disables_and_deletes_a_webhook(league, client):
     assert not webhook.active and webhook.secret != old_secret
     assert webhook.secret in client.get(reverse("campaign-webhooks", args=[slug])).content.decode()
     assert client.post(change, {"op": "explode"}).status_code == 404
-    client.post(change, {"op": "delete"})
+    client.post(change, {"op": "delete", "confirmed": "1"})
     assert not Webhook.objects.exists()
 
 

@@ -93,7 +93,8 @@ ORGANISER_ONLY = {**HIDDEN, "participant": 403, "opponent": 403, "organiser": 30
 WRITES = [
     ("generate", lambda w: _manage(w, op="generate", round=1, method="rating"), None,
      ORGANISER_ONLY),
-    ("transition", lambda w: _manage(w, op="transition", state="finished"), None, ORGANISER_ONLY),
+    ("transition", lambda w: _manage(w, op="transition", state="finished", confirmed="1"), None,
+     ORGANISER_ONLY),
     ("co-organiser", lambda w: _manage(w, op="add_organiser", username="stranger"), None,
      ORGANISER_ONLY),
     ("report", lambda w: (reverse("battle-report", args=[w["battle"].pk]),

@@ -43,7 +43,7 @@ def test_only_organisers_revert(client, league, battle, django_capture_on_commit
     client.force_login(league.user(0))
     assert client.post(f"/battles/{battle.pk}/postbattle/revert/").status_code == 403
     client.force_login(league.organiser)
-    client.post(f"/battles/{battle.pk}/postbattle/revert/")
+    client.post(f"/battles/{battle.pk}/postbattle/revert/", {"confirmed": "1"})
     battle.refresh_from_db()
     assert battle.status == "confirmed"
 

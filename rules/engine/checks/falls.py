@@ -146,7 +146,9 @@ def _jump_tests(
     tests = int(height_cm // JUMP_STEP_CM)
     ex.add(
         "jump.tests",
-        _("%(height)s cm: %(tests)d Iniciativa test(s)."),
+        _("%(height)s cm: %(tests)d Iniciativa test.")
+        if tests == 1
+        else _("%(height)s cm: %(tests)d Iniciativa tests."),
         height=as_number(height_cm),
         tests=tests,
     )

@@ -160,7 +160,9 @@ def melee_plan(
         groups.append((count, to_hit, profile))
         notes.add(
             "melee.weapon",
-            _("%(count)d attack(s) with %(weapon)s at F%(strength)d."),
+            _("%(count)d attack with %(weapon)s at F%(strength)d.")
+            if count == 1
+            else _("%(count)d attacks with %(weapon)s at F%(strength)d."),
             count=count,
             weapon=item.slug,
             strength=profile.strength,
