@@ -106,7 +106,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied()
+        # A service's refusal keeps its reason; a bare one gets DRF's default words.
+        exc = exceptions.PermissionDenied(str(exc) or None)
 
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -143,16 +143,13 @@ class BattleResolveView(APIView):
                 )
             )
         options = {key: data[key] for key in ("scenario_bonus", "racial_maximum") if key in data}
-        try:
-            job = battle_resolve_start(
-                battle=battle,
-                user=request.user,
-                seed=data.get("seed"),
-                faces=data.get("faces"),
-                options=options,
-            )
-        except PermissionDenied as error:  # an organiser who plays choosing seed or bonuses
-            raise exceptions.PermissionDenied(str(error)) from error
+        job = battle_resolve_start(
+            battle=battle,
+            user=request.user,
+            seed=data.get("seed"),
+            faces=data.get("faces"),
+            options=options,
+        )
         return _accepted(job)
 
 
