@@ -354,7 +354,7 @@ def roster_row(locked: Warband, model, row_or_pk, related: tuple[str, ...]):
     """The row (or id) of ``model`` as a row of the locked warband, or ``None``."""
     pk = row_or_pk.pk if isinstance(row_or_pk, model) else row_or_pk
     batch = loaded_batch(locked)
-    if batch is not None:
+    if batch is not None and model in (Fighter, HenchmanGroup):  # the rows the batch holds
         rows = batch.fighters if model is Fighter else batch.groups
         return next((row for row in rows if row.pk == pk), None)
     return model.objects.select_related(*related).filter(pk=pk, warband=locked).first()
