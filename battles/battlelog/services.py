@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from annuminas.api.errors import Conflict
+from annuminas.validation import json_check
 from battles import access, services
 from battles.models import Battle, BattleLogEntry
 from rules.api.serializers import MAX_SEED, AttackSerializer
@@ -67,8 +68,8 @@ REPLACEMENT_KEYS = frozenset().union(
 )
 MAX_TEXT = 500  # a note's length (rules.engine.tracker.model.MAX_NOTE)
 MAX_KEY = 40
-MAX_ITEMS = 20
-MAX_DEPTH = 4
+MAX_BYTES = 4096
+MAX_DEPTH = 5  # payload → replacement → params → friends → a friend
 FIGHTER_KEYS = ("fighter", "by", "attacker", "target", "against")
 ORDER_KINDS = ("turn", "rout", "finish", "correction")
 ARMOUR_KINDS = frozenset({"armour", "shield", "helmet"})
@@ -228,35 +229,11 @@ def _roll_attack(state: BattleState, payload: dict[str, Any], dice: Dice) -> dic
     return data
 
 
-def _bounded(value: Any, path: str, depth: int = 0) -> None:
-    """Plain JSON within bounds: no NUL (PostgreSQL's jsonb refuses it), short texts, small
-    objects and lists, not deeply nested."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValidationError({path: [_("Text may not contain a NUL character.")]})
-        if len(value) > MAX_TEXT:
-            raise ValidationError({path: [_("At most %(max)d characters.") % {"max": MAX_TEXT}]})
-        return
-    if value is None or isinstance(value, bool | int | float):
-        return
-    if depth >= MAX_DEPTH or not isinstance(value, list | Mapping):
-        raise ValidationError({path: [_("This value is not allowed here.")]})
-    if len(value) > MAX_ITEMS:
-        raise ValidationError({path: [_("At most %(max)d items.") % {"max": MAX_ITEMS}]})
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            _bounded(item, f"{path}.{index}", depth + 1)
-        return
-    for key, item in value.items():
-        if not isinstance(key, str) or "\x00" in key or len(key) > MAX_KEY:
-            raise ValidationError({path: [_("This value is not allowed here.")]})
-        _bounded(item, f"{path}.{key}", depth + 1)
-
-
 def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
-    """The payload with only the keys its kind knows, bounded (:func:`_bounded`); a
-    correction's replacement takes the keys of any kind (the tracker checks it against the
-    entry it replaces)."""
+    """The payload with only the keys its kind knows, plain JSON within bounds and storable
+    (``annuminas.validation.json_check``: no NUL, which jsonb refuses); a correction's
+    replacement takes the keys of any kind (the tracker checks it against the entry it
+    replaces)."""
     if not isinstance(payload, Mapping):
         raise ValidationError({"payload": [_("The entry's payload is a JSON object.")]})
     if "result" in payload:
@@ -269,7 +246,13 @@ def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
                 {"payload.replacement.result": [_("Results are rolled here, not sent.")]}
             )
         _known(replacement, REPLACEMENT_KEYS, "payload.replacement")
-    _bounded(dict(payload), "payload")
+    json_check(
+        dict(payload),
+        field="payload",
+        max_bytes=MAX_BYTES,
+        max_depth=MAX_DEPTH,
+        max_string_length=MAX_TEXT,
+    )
     return dict(payload)
 
 

@@ -28,41 +28,46 @@ def test_a_note_with_an_extra_key_is_refused(table):
 
 
 @pytest.mark.parametrize(
-    ("kind", "payload", "field"),
+    ("kind", "payload", "field", "says"),
     [
-        ("note", {"text": "ho\x00la"}, "payload.text"),
-        ("status", {"fighter": "A1", "status": "stunned", "weapon": "ha\x00cha"}, "payload.weapon"),
+        ("note", {"text": "ho\x00la"}, "payload", "text: "),
+        ("status", {"fighter": "A1", "status": "stunned", "weapon": "ha\x00"}, "payload", "weapon"),
         (
             "attack",
-            {"attacker": "A1", "target": "B1", "options": {"ch\x00": True}},
-            "payload.options",
+            {"attacker": "A1", "target": "B1", "options": {"ch\x00": 1}},
+            "payload",
+            "options",
         ),
         (
             "attack",
-            {"attacker": "A1", "target": "B1", "modifiers": {"a": {"b": {"c": {}}}}},
-            "payload.modifiers.a.b.c",
+            {"attacker": "A1", "target": "B1", "modifiers": {"a": {"b": {"c": {"d": {}}}}}},
+            "payload",
+            "modifiers.a.b.c",
         ),
         (
             "check",
-            {"check": "all-alone", "fighter": "A1", "params": {"friends": [0] * 21}},
-            "payload.params.friends",
+            {"check": "all-alone", "fighter": "A1", "params": {"friends": ["x" * 400] * 12}},
+            "payload",
+            "4096",
         ),
-        ("status", {"fighter": "A1", "status": "stunned", "weapon": "x" * 501}, "payload.weapon"),
-        ("correction", {"corrects": 2, "replacement": {"junk": 1}}, "payload.replacement.junk"),
+        ("status", {"fighter": "A1", "status": "stunned", "weapon": "x" * 501}, "payload", "500"),
+        ("correction", {"corrects": 2, "replacement": {"junk": 1}}, "payload.replacement.junk", ""),
         (
             "correction",
             {"corrects": 2, "replacement": {"result": {}}},
             "payload.replacement.result",
+            "",
         ),
     ],
 )
-def test_payloads_out_of_bounds_are_400_and_write_nothing(table, kind, payload, field):
+def test_payloads_out_of_bounds_are_400_and_write_nothing(table, kind, payload, field, says):
     a, b = table.fighters(table.a), table.fighters(table.b)
     names = {"A1": a[1], "B1": b[1]}
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
     body = {k: names.get(v, v) if isinstance(v, str) else v for k, v in payload.items()}
     error = refused(table, kind, body)
     assert list(error["fields"]) == [field], error
+    assert says in error["fields"][field][0], error
 
 
 def test_a_note_within_bounds_is_stored(table):
