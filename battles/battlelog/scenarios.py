@@ -1,19 +1,22 @@
 """The scenarios a battle may be fought under: the campaign's list, or a default one.
 
 An organiser may give the campaign its own list under ``Campaign.tables["scenarios"]`` (items
-``{"name": …, "attacker_defender": bool}``); until then the battle log offers these, in the
-Mordheim manner. Names are the game's words (Spanish); those that set one warband attacking and
-the other defending need the attacker named before the battle starts.
+``{"name": …, "attacker_defender": bool}``; :func:`campaign_scenarios_set`, the campaign's
+scenarios page); until then the battle log offers these, in the Mordheim manner. Names are the
+game's words (Spanish); those that set one warband attacking and the other defending need the
+attacker named before the battle starts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from battles import services
 from battles.models import Campaign
 
 DEFAULT_SCENARIOS: tuple[dict[str, Any], ...] = (
@@ -61,3 +64,26 @@ def pick_scenario(campaign: Campaign, name: str) -> dict[str, Any]:
             ]
         }
     )
+
+
+def own_scenarios(campaign: Campaign) -> list[dict[str, Any]]:
+    """The campaign's own list as its organiser left it (empty: it uses the default one)."""
+    own = (campaign.tables or {}).get("scenarios")
+    return [dict(item) for item in own] if isinstance(own, list) else []
+
+
+@transaction.atomic
+def campaign_scenarios_set(
+    *, campaign: Campaign, by, scenarios: Sequence[Mapping[str, Any]]
+) -> Campaign:
+    """Replace the campaign's scenario list (empty: back to the default list), keeping its
+    other table overrides; checked by the house rules (``battles.house_rules``) like any edit
+    of the campaign's tables. Locks the campaign row."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    tables = {k: v for k, v in (campaign.tables or {}).items() if k != "scenarios"}
+    if scenarios:
+        tables["scenarios"] = [
+            {"name": str(item["name"]), "attacker_defender": bool(item.get("attacker_defender"))}
+            for item in scenarios
+        ]
+    return services.campaign_update(campaign=campaign, by=by, changes={"tables": tables})

@@ -1,10 +1,16 @@
-"""The battle log page: ``/battles/{id}/table/`` and its live part."""
+"""The battle log page: ``/battles/{id}/table/`` and its live part; the campaign's scenario
+list its organisers edit (``/campaigns/{slug}/scenarios/``)."""
 
 from django.urls import path
 
-from . import views
+from . import scenario_views, views
 
 urlpatterns = [
     path("battles/<id:pk>/table/", views.battle_log_page, name="battle-log"),
     path("battles/<id:pk>/table/live/", views.battle_log_live, name="battle-log-live"),
+    path(
+        "campaigns/<slug:slug>/scenarios/",
+        scenario_views.campaign_scenarios_page,
+        name="campaign-scenarios",
+    ),
 ]

@@ -400,6 +400,7 @@ def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
         "scenarios": data["scenarios"],
         "can_write": access.can_report(request.user, battle)
         and battle.status == Battle.Status.SCHEDULED,
+        "is_organiser": access.is_organiser(request.user, battle.campaign),
         "client_id": uuid.uuid4(),
     }
 
