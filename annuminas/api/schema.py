@@ -56,7 +56,10 @@ def document_errors(result, generator, request, public):
             if method in WRITE_METHODS:
                 errors.update(WRITES)
             for code, description in errors.items():
-                operation["responses"].setdefault(
-                    code, {"description": description, "content": body}
-                )
+                operation["responses"].setdefault(code, {"description": description})
+            # Every error answer carries the error shape, including those a view declared
+            # with a description only.
+            for code, response in operation["responses"].items():
+                if str(code).isdigit() and int(code) >= 400:
+                    response.setdefault("content", body)
     return result

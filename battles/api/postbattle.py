@@ -121,7 +121,7 @@ def _battle_for(user, pk: int) -> Battle:
 class BattleResolveView(APIView):
     @extend_schema(
         request=ResolveSerializer,
-        responses={202: JobSerializer, 409: OpenApiTypes.OBJECT},
+        responses={202: JobSerializer},  # 409 and the other errors: the error shape (schema hook)
         description=gettext_lazy(
             "409 when the battle is already resolved (an organiser reverts it first)."
         ),

@@ -140,6 +140,14 @@ def test_every_operation_documents_the_error_shape(schema):
             assert {"400", "401", "403", "404", "429"} <= declared, (method, path)
             if method in ("post", "put", "patch", "delete"):
                 assert "409" in declared, (method, path)
+            for code, response in operation["responses"].items():
+                if int(code) >= 400:  # even one a view declared with a description only
+                    content = response.get("content", {}).get("application/json", {})
+                    assert content.get("schema") == {"$ref": "#/components/schemas/Error"}, (
+                        method,
+                        path,
+                        code,
+                    )
 
 
 def test_error_answers_match_the_schema(schema, league):
