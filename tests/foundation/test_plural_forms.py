@@ -8,7 +8,7 @@ import polib
 import pytest
 from django.utils import translation
 
-from rules.engine import AttackerSpec, DefenderSpec, Dice, jump_down
+from rules.engine import AttackerSpec, DefenderSpec, Dice, exploration, jump_down
 from rules.engine.combat import melee_plan
 from rules.presenters import translate_message
 from warbands.ledger_texts import ledger_text
@@ -78,6 +78,12 @@ def test_the_engines_counted_steps_read_right_for_one_and_for_many():
     with translation.override("en"):
         assert _attacks_line(1).startswith("1 attack with")
         assert _attacks_line(3).startswith("3 attacks with")
+        # Two counts in one line ("1 dice … 1 finds"): worded so that any count reads right.
+        explored = exploration(dice=Dice(faces=[4]), heroes_not_out_of_action=1)
+        step = next(s for s in explored.steps if s.code == "exploration.rolled")
+        assert translate_message(step.message, step.params) == (
+            "Dice rolled: 1, total 4; finds: 1."
+        )
 
 
 def test_the_sheets_counts_read_right_in_spanish():

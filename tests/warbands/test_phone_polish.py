@@ -56,3 +56,10 @@ def test_the_print_has_no_empty_hired_swords_heading(owner_client, warband):
     html = owner_client.get(reverse("warband-print", args=[warband.pk])).content.decode()
     assert "Hired swords" not in html
     assert 'data-testid="print-hero"' in html
+
+
+def test_the_warband_list_reflows_with_labelled_cells(owner_client, warband):
+    html = owner_client.get(reverse("warband-list")).content.decode()
+    (table,) = reflow_tables(html)
+    assert table.testid == "warband-table" and len(table.rows) == 1
+    assert mislabelled_cells(table) == []

@@ -64,7 +64,7 @@ def exploration(
     ]
     ex.add(
         "exploration.rolled",
-        _("%(count)d dice, total %(total)d: %(finds)d finds."),
+        _("Dice rolled: %(count)d, total %(total)d; finds: %(finds)d."),
         count=count,
         total=roll.total,
         finds=finds,
