@@ -179,6 +179,18 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def _no_sheet_rendering_ahead(request, settings):
+    """Roster writes do not render the sheet ahead in tests (every write would pay a render);
+    the tests of it ask for ``sheet_warm_on_write``."""
+    settings.SHEET_WARM_ON_WRITE = "sheet_warm_on_write" in request.fixturenames
+
+
+@pytest.fixture
+def sheet_warm_on_write():
+    """Roster writes render the sheet ahead, as in production."""
+
+
+@pytest.fixture(autouse=True)
 def _celery_in_process(request):
     """Tasks run in-process in tests, even when REDIS_URL is set (CI), except in the tests that
     talk to Redis or start a real worker: those send to the broker."""

@@ -7,17 +7,17 @@ carries forms). The visitor's CSRF token and the site's origin are not in it: th
 rendered with stand-ins that ``personalise`` replaces on the way out. Memory grows with warbands
 and versions, not with visitors.
 
-``warm_on_commit`` renders both after a roster write commits, so the first view is warm too.
+``sheet_warm`` renders both ahead: every roster write queues it after its commit
+(``warbands.services.unit.finish_change`` → the ``warbands.sheet_warm`` task), so the first view
+after a write is warm too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from functools import partial
 
 from django.core.cache import cache
-from django.db import transaction
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -134,16 +134,3 @@ def sheet_warm(warband_id: int) -> None:
         },
         SHEET_CACHE_SECONDS,
     )
-
-
-def _warm_quietly(warband_id: int) -> None:
-    try:
-        sheet_warm(warband_id)
-    except Exception:  # a cold next view, never a failed write
-        logger.exception("warband %s: the sheet could not be rendered ahead", warband_id)
-
-
-def warm_on_commit(warband_id: int) -> None:
-    """After the current transaction commits, render the warband's sheet ahead of its next
-    view. Called once per roster write (``finish_change``); outside a transaction it runs now."""
-    transaction.on_commit(partial(_warm_quietly, warband_id))

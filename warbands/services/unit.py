@@ -28,12 +28,15 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
+from annuminas.tasks import enqueue_safely
 
 from .. import constraints
 from ..models import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
@@ -339,6 +342,19 @@ def finish_change(warband: Warband, *, caller: Any = None, roster_changed: bool 
     if roster_changed:
         constraints.check(warband=warband)
     sync_instance(caller, warband)
+    sheet_warm_after_commit(warband.pk)
+
+
+def sheet_warm_after_commit(warband_id: int) -> None:
+    """Once the write commits, render the warband's sheet ahead of its next view (a task, in the
+    writer's language), so the first view after a write is warm. ``SHEET_WARM_ON_WRITE``
+    turns it off (the test suite does, but for the tests of it)."""
+    if not settings.SHEET_WARM_ON_WRITE:
+        return
+    language = get_language()
+    transaction.on_commit(
+        lambda: enqueue_safely("warbands.sheet_warm", warband_id, language), robust=True
+    )
 
 
 # --- rows of the locked warband --------------------------------------------------------------
