@@ -115,10 +115,10 @@ class CampaignForm(forms.Form):
         self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
             playable=True
         ).order_by("name")
-        swords = HiredSword.objects.values_list("fighter_type__slug", "fighter_type__name")
+        swords = HiredSword.objects.select_related("fighter_type")
         self.fields[HIRED_SWORDS_FORBIDDEN].choices = [
             (ALL_HIRED_SWORDS, _("No hired swords")),
-            *swords,
+            *((sword.slug, sword.display_name) for sword in swords),
         ]
         for slot in range(1, TIE_BREAKER_SLOTS + 1):
             self.fields[f"tie_breaker_{slot}"] = forms.ChoiceField(
@@ -290,7 +290,7 @@ def side_choices(participants, fighters_by_warband) -> list:
         warband = participant.warband
         options = [(f"w{warband.pk}", _("%(warband)s (the warband)") % {"warband": warband.name})]
         options += [
-            (f"f{fighter.pk}", f"{fighter.name} · {fighter.fighter_type.name}")
+            (f"f{fighter.pk}", f"{fighter.name} · {fighter.fighter_type.display_name}")
             for fighter in fighters_by_warband.get(warband.pk, [])
         ]
         groups.append((warband.name, options))
@@ -382,7 +382,9 @@ class ReportForm(forms.Form):
             fighters = fighters_by_warband.get(warband.pk, [])
             self.fields[f"{prefix}_fighters"] = forms.MultipleChoiceField(
                 label=_("Fighters who took part"),
-                choices=[(str(f.pk), f"{f.name} · {f.fighter_type.name}") for f in fighters],
+                choices=[
+                    (str(f.pk), f"{f.name} · {f.fighter_type.display_name}") for f in fighters
+                ],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )

@@ -18,7 +18,7 @@ from django.utils.translation import pgettext_lazy as pgettext_l
 from rules.engine.tables import SERIOUS_INJURY_LABELS
 from rules.presenters import CODE_LABELS
 from warbands.models import Equipment, Fighter, Skill, SkillList
-from warbands.models.catalogue import PROFILE_HEADERS
+from warbands.models.catalogue import PROFILE_HEADERS, translated
 
 from .models import PendingDecision
 
@@ -190,6 +190,12 @@ def _engine_result(result: dict[str, Any]) -> dict[str, Any]:
     return presented
 
 
+def _display_names(model, slugs: set[str]) -> dict[str, str]:
+    """Slug → name in the reader's language of those catalogue rows (one query)."""
+    rows = model.objects.filter(slug__in=slugs).values_list("slug", "name", "translations")
+    return {slug: translated(name, translations, "name") for slug, name, translations in rows}
+
+
 @dataclass
 class Names:
     """Catalogue and roster names for the slugs and ids the decisions and steps hold, read in
@@ -221,21 +227,18 @@ class Names:
                 items |= {str(slug) for slug in step.get("found") or []}
         names = cls()
         if skills:
-            names.skills = dict(Skill.objects.filter(slug__in=skills).values_list("slug", "name"))
+            names.skills = _display_names(Skill, skills)
         if lists:
-            names.skill_lists = dict(
-                SkillList.objects.filter(slug__in=lists).values_list("slug", "name")
-            )
+            names.skill_lists = _display_names(SkillList, lists)
         if items:
-            names.equipment = dict(
-                Equipment.objects.filter(slug__in=items).values_list("slug", "name")
-            )
+            names.equipment = _display_names(Equipment, items)
         if fighters:
+            rows = Fighter.objects.filter(pk__in=fighters).values_list(
+                "pk", "name", "fighter_type__name", "fighter_type__translations"
+            )
             names.fighters = {
-                pk: (name, type_name)
-                for pk, name, type_name in Fighter.objects.filter(pk__in=fighters).values_list(
-                    "pk", "name", "fighter_type__name"
-                )
+                pk: (name, translated(type_name, translations, "name"))
+                for pk, name, type_name, translations in rows
             }
         return names
 

@@ -97,11 +97,10 @@ def campaign_forbidden_swords(campaign: Campaign) -> str | list[str]:
         return "all"
     if not forbidden:
         return []
-    return list(
-        HiredSword.objects.filter(fighter_type__slug__in=forbidden)
-        .order_by("fighter_type__name")
-        .values_list("fighter_type__name", flat=True)
+    swords = HiredSword.objects.filter(fighter_type__slug__in=forbidden).select_related(
+        "fighter_type"
     )
+    return sorted(sword.display_name for sword in swords)
 
 
 def battle_detail(*, user, pk: int) -> Battle:

@@ -1,5 +1,7 @@
 """The odds calculator's form: flat fields in, the API's nested situation out."""
 
+from collections.abc import Mapping
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -82,6 +84,15 @@ class OddsForm(forms.Form):
         max_length=500,
         help_text=_("The faces in order, e.g. 5 3 4; used instead of random dice."),
     )
+
+    def __init__(self, *args, weapon_names: Mapping[str, str] | None = None, **kwargs):
+        """``weapon_names``: slug → the weapon's name in the reader's language (the catalogue's,
+        ``rules.selectors.weapon_names``); without it the engine's names are shown."""
+        super().__init__(*args, **kwargs)
+        names = weapon_names or {}
+        for name in ("a_weapon", "a_offhand", "a_missile"):
+            field = self.fields[name]
+            field.choices = [(value, names.get(value, label)) for value, label in field.choices]
 
     def clean_faces(self) -> list[int] | None:
         text = self.cleaned_data.get("faces", "").replace(",", " ").split()

@@ -1,6 +1,23 @@
 """Reads for the rules pages."""
 
 from django.apps import apps
+from django.utils.translation import gettext
+
+from rules.engine import WEAPONS
+from rules.engine.combat import HAND_WEAPON
+
+
+def weapon_names() -> dict[str, str]:
+    """Each weapon the engine knows, by slug, named in the reader's language: the catalogue's
+    row of the same slug (with its translation), else the engine's own Spanish name (1 query)."""
+    equipment_model = apps.get_model("warbands", "Equipment")
+    names = {slug: item.name for slug, item in WEAPONS.items()}
+    rows = equipment_model.objects.filter(slug__in=list(WEAPONS)).only(
+        "slug", "name", "translations"
+    )
+    names.update({item.slug: item.display_name for item in rows})
+    names[HAND_WEAPON.slug] = gettext("Hand weapon")
+    return names
 
 
 def fighters_for_odds(*, user) -> list[dict]:

@@ -9,7 +9,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from rules.engine import (
-    WEAPONS,
     Dice,
     RulesError,
     melee_odds,
@@ -17,33 +16,28 @@ from rules.engine import (
     resolve_shooting,
     shooting_odds,
 )
-from rules.engine.combat import HAND_WEAPON
 from rules.forms import OddsForm
 from rules.presenters import present_odds, present_result, rules_error_to_validation
-from rules.selectors import fighters_for_odds
+from rules.selectors import fighters_for_odds, weapon_names
 from rules.situations import SituationError, build_situation
 
 MAX_SEED = 2**31 - 1
 WEAPON_KEYS = ("weapon", "offhand")
 
 
-def _weapon_name(slug):
-    if slug == HAND_WEAPON.slug:
-        return HAND_WEAPON.name
-    return WEAPONS[slug].name if isinstance(slug, str) and slug in WEAPONS else slug
-
-
-def _weapon_names(value):
-    """Steps name weapons by their catalogue slug; the reader sees the weapon's name."""
+def _weapon_names(value, names: dict[str, str]):
+    """Steps name weapons by their catalogue slug; the reader sees the weapon's name in his
+    language."""
     if isinstance(value, list):
-        return [_weapon_names(item) for item in value]
+        return [_weapon_names(item, names) for item in value]
     if not isinstance(value, dict):
         return value
-    named = {key: _weapon_names(item) for key, item in value.items()}
+    named = {key: _weapon_names(item, names) for key, item in value.items()}
     params = named.get("params")
     if isinstance(params, dict):
         named["params"] = {
-            key: _weapon_name(item) if key in WEAPON_KEYS else item for key, item in params.items()
+            key: names.get(item, item) if key in WEAPON_KEYS and isinstance(item, str) else item
+            for key, item in params.items()
         }
     return named
 
@@ -78,7 +72,7 @@ def _defender_gear(fighters: list[dict]) -> list[dict]:
     return fighters
 
 
-def _compute(form: OddsForm, *, roll: bool) -> dict:
+def _compute(form: OddsForm, *, roll: bool, names: dict[str, str]) -> dict:
     situation = build_situation(form.situation_data())
     if roll:
         faces, seed = form.cleaned_data.get("faces"), form.cleaned_data.get("seed")
@@ -91,7 +85,7 @@ def _compute(form: OddsForm, *, roll: bool) -> dict:
         else:
             result = resolve_shooting(situation.attacker, situation.defender, dice=dice)
         return {
-            "rolled": present_result(_weapon_names(result.to_dict())),
+            "rolled": present_result(_weapon_names(result.to_dict(), names)),
             "seed": dice.seed,
             "faces": faces,
         }
@@ -99,24 +93,25 @@ def _compute(form: OddsForm, *, roll: bool) -> dict:
         odds = melee_odds(situation.attacker, situation.defender)
     else:
         odds = shooting_odds(situation.attacker, situation.defender)
-    return {"odds": present_odds(_weapon_names(odds.to_dict()))}
+    return {"odds": present_odds(_weapon_names(odds.to_dict(), names))}
 
 
 @require_http_methods(["GET", "POST"])
 def odds(request: HttpRequest) -> HttpResponse:
     context: dict = {}
+    names = weapon_names()
     if request.method == "POST":
-        form = OddsForm(request.POST)
+        form = OddsForm(request.POST, weapon_names=names)
         if form.is_valid():
             roll = "roll" in request.POST
             try:
-                context.update(_compute(form, roll=roll))
+                context.update(_compute(form, roll=roll, names=names))
             except SituationError as error:
                 form.add_error(None, rules_error_to_validation(error.error).messages)
             except RulesError as error:
                 form.add_error(None, rules_error_to_validation(error).messages)
     else:
-        form = OddsForm()
+        form = OddsForm(weapon_names=names)
     context["form"] = form
     context["fighters"] = _defender_gear(fighters_for_odds(user=request.user))
     partial = request.headers.get("HX-Request") == "true"

@@ -49,6 +49,11 @@ def _profile_text(obj, prefix: str = "") -> str:
     return " ".join(str(int(v) if float(v).is_integer() else v) for v in values)
 
 
+def _translations(obj) -> dict:
+    """The row's ``en:`` (etc.) blocks, as the pack files write them."""
+    return {language: dict(texts) for language, texts in (obj.translations or {}).items()}
+
+
 def _equipment_rows(queryset) -> dict:
     return {
         "equipment": {
@@ -64,6 +69,7 @@ def _equipment_rows(queryset) -> dict:
                 **({"save": item.armour_save} if item.armour_save else {}),
                 "description": item.description,
                 "rules": item.rules,
+                **_translations(item),
             }
             for item in queryset
         }
@@ -77,6 +83,7 @@ def _race_rows(queryset) -> dict:
                 "name": race.name,
                 "max": _profile_text(race, "max_"),
                 "description": race.description,
+                **_translations(race),
             }
             for race in queryset
         }
@@ -88,8 +95,13 @@ def _skill_list_rows(queryset) -> dict:
         "skill_lists": {
             skill_list.slug: {
                 "name": skill_list.name,
+                **_translations(skill_list),
                 "skills": {
-                    skill.slug: {"name": skill.name, "description": skill.description}
+                    skill.slug: {
+                        "name": skill.name,
+                        "description": skill.description,
+                        **_translations(skill),
+                    }
                     for skill in skill_list.skills.all()
                 },
             }
@@ -101,7 +113,12 @@ def _skill_list_rows(queryset) -> dict:
 def _special_rule_rows(queryset) -> dict:
     return {
         "special_rules": {
-            rule.slug: {"name": rule.name, "description": rule.description} for rule in queryset
+            rule.slug: {
+                "name": rule.name,
+                "description": rule.description,
+                **_translations(rule),
+            }
+            for rule in queryset
         }
     }
 
@@ -111,6 +128,7 @@ def _equipment_list_rows(queryset) -> dict:
         "equipment_lists": {
             equipment_list.slug: {
                 "name": equipment_list.name,
+                **_translations(equipment_list),
                 "items": [
                     {e.equipment.slug: {"cost": e.cost, "common": e.common}}
                     if (e.cost is not None or e.common)
@@ -126,6 +144,7 @@ def _equipment_list_rows(queryset) -> dict:
 def _fighter_type_row(ft: FighterType) -> dict:
     return {
         "name": ft.name,
+        **_translations(ft),
         "role": ft.role,
         "cost": ft.cost,
         "profile": _profile_text(ft),
@@ -148,6 +167,7 @@ def _warband_type_rows(queryset) -> dict:
                 "name": wt.name,
                 "race": wt.race.slug,
                 "description": wt.description,
+                **_translations(wt),
                 "starting_treasury": wt.starting_treasury,
                 "min_size": wt.min_size,
                 "max_size": wt.max_size,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -48,6 +49,10 @@ SECTIONS = (
 HIRED_SWORDS_TYPE_SLUG = "espadas-de-alquiler"
 # Keys of a hired sword's row that are not its fighter type's.
 HIRED_SWORD_KEYS = ("upkeep", "rating", "equipment", "may_hire", "may_not_hire", "role")
+# A row's texts in the site's other languages: a block per language beside the Spanish
+# (``en: {name: Sword, description: Parry.}``), stored in the row's ``translations``.
+TRANSLATED_FIELDS = ("name", "description", "strength")
+NAME_MAX_LENGTH = 120
 
 
 @dataclass
@@ -177,8 +182,46 @@ def _pack_save(meta: dict[str, Any], *, content_hash: str, path: Path) -> Conten
     return pack
 
 
-def _named(pack: ContentPack, row: dict[str, Any]) -> dict[str, Any]:
-    return {"pack": pack, "name": row["name"], "description": row.get("description", "")}
+def translation_languages() -> list[str]:
+    """The languages a pack may add texts in: the site's, except Spanish (the pack's own)."""
+    return [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def _translations(row: dict[str, Any], where: str) -> dict[str, dict[str, str]]:
+    """The row's ``en:`` (and any other language's) block, checked: text for name,
+    description or strength only."""
+    found: dict[str, dict[str, str]] = {}
+    for language in translation_languages():
+        block = row.get(language)
+        if block is None:
+            continue
+        if (
+            not isinstance(block, dict)
+            or not set(block) <= set(TRANSLATED_FIELDS)
+            or not all(isinstance(text, str) for text in block.values())
+        ):
+            raise ValidationError(
+                _("%(where)s: `%(language)s` must give text for %(fields)s only")
+                % {"where": where, "language": language, "fields": ", ".join(TRANSLATED_FIELDS)}
+            )
+        if len(block.get("name", "")) > NAME_MAX_LENGTH:
+            raise ValidationError(
+                _("%(where)s: the `%(language)s` name is longer than %(max)d characters")
+                % {"where": where, "language": language, "max": NAME_MAX_LENGTH}
+            )
+        texts = {key: text.strip() for key, text in block.items() if text.strip()}
+        if texts:
+            found[language] = texts
+    return found
+
+
+def _named(pack: ContentPack, row: dict[str, Any], where: str) -> dict[str, Any]:
+    return {
+        "pack": pack,
+        "name": row["name"],
+        "description": row.get("description", ""),
+        "translations": _translations(row, where),
+    }
 
 
 class _PackLoader:
@@ -212,19 +255,21 @@ class _PackLoader:
     def races(self, rows: dict[str, Any]) -> None:
         for race_slug, row in rows.items():
             maximum = parse_profile(row["max"], where=f"race {race_slug}")
-            values = _named(self.pack, row)
+            values = _named(self.pack, row, f"race {race_slug}")
             values.update({f"max_{name}": value for name, value in maximum.items()})
             self.upsert(Race, race_slug, values)
 
     def special_rules(self, rows: dict[str, Any]) -> None:
         for rule_slug, row in rows.items():
-            self.upsert(SpecialRule, rule_slug, _named(self.pack, row))
+            self.upsert(SpecialRule, rule_slug, _named(self.pack, row, f"special rule {rule_slug}"))
 
     def skill_lists(self, rows: dict[str, Any]) -> None:
         for list_slug, row in rows.items():
-            skill_list = self.upsert(SkillList, list_slug, _named(self.pack, row))
+            where = f"skill list {list_slug}"
+            skill_list = self.upsert(SkillList, list_slug, _named(self.pack, row, where))
             for skill_slug, skill in (row.get("skills") or {}).items():
-                values = {**_named(self.pack, skill), "skill_list": skill_list}
+                named = _named(self.pack, skill, f"skill {skill_slug}")
+                values = {**named, "skill_list": skill_list}
                 self.upsert(Skill, skill_slug, {**values, "effects": skill.get("effects", {})})
 
     def equipment(self, rows: dict[str, Any]) -> None:
@@ -239,7 +284,7 @@ class _PackLoader:
                 Equipment,
                 item_slug,
                 {
-                    **_named(self.pack, row),
+                    **_named(self.pack, row, f"equipment {item_slug}"),
                     "kind": kind,
                     "cost": row["cost"],
                     "cost_dice": row.get("cost_dice", ""),
@@ -254,7 +299,9 @@ class _PackLoader:
 
     def equipment_lists(self, rows: dict[str, Any]) -> None:
         for list_slug, row in rows.items():
-            equipment_list = self.upsert(EquipmentList, list_slug, _named(self.pack, row))
+            equipment_list = self.upsert(
+                EquipmentList, list_slug, _named(self.pack, row, f"equipment list {list_slug}")
+            )
             kept = []
             for entry in row.get("items") or []:
                 if isinstance(entry, dict):
@@ -278,7 +325,7 @@ class _PackLoader:
             WarbandType,
             type_slug,
             {
-                **_named(self.pack, row),
+                **_named(self.pack, row, f"warband type {type_slug}"),
                 "race": race,
                 "starting_treasury": row.get("starting_treasury", 500),
                 "min_size": row.get("min_size", 3),
@@ -318,7 +365,7 @@ class _PackLoader:
         self._check_rules(ft.get("rules", []), where)
         list_slug = ft.get("equipment")
         values = {
-            **_named(self.pack, ft),
+            **_named(self.pack, ft, where),
             "warband_type": warband_type,
             "race": race,
             "role": role,
@@ -353,6 +400,12 @@ class _PackLoader:
                 "name": "Espadas de alquiler",
                 "description": "No es una banda: las espadas de alquiler que cualquier banda "
                 "puede contratar.",
+                "translations": {
+                    "en": {
+                        "name": "Hired swords",
+                        "description": "Not a warband: the hired swords any warband may hire.",
+                    }
+                },
                 "race": self.lookup(Race, first_race, "hired swords"),
                 "playable": False,
             },

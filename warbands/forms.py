@@ -70,7 +70,8 @@ class HireForm(VersionedForm):
             field.queryset = field.queryset.exclude(role=FighterType.Role.LEADER)
 
     def _label(self, fighter_type: FighterType) -> str:
-        label = f"{fighter_type.name} — {fighter_type.cost} co ({fighter_type.get_role_display()})"
+        role = fighter_type.get_role_display()
+        label = f"{fighter_type.display_name} — {fighter_type.cost} co ({role})"
         if fighter_type.max_count is not None:
             hired = self.hired.get(fighter_type.pk, 0)
             label += " · " + _("%(left)d of %(max)d left") % {

@@ -44,19 +44,19 @@ def loadout_problem(items: Sequence[Any], *, settings: Mapping[str, Any] | None 
     for item in melee:
         others = [other for other in melee if other is not item and not _is_dagger(other)]
         if item.rules.get("mounted_only"):
-            return _("%(item)s can only be used mounted.") % {"item": item.name}
+            return _("%(item)s can only be used mounted.") % {"item": item.display_name}
         if item.two_handed and shields:
             return _("%(item)s needs both hands: it cannot be carried with %(shield)s.") % {
-                "item": item.name,
-                "shield": shields[0].name,
+                "item": item.display_name,
+                "shield": shields[0].display_name,
             }
         if (item.two_handed or item.rules.get("no_second_weapon")) and others:
             return _(
                 "%(item)s cannot be combined with a second close-combat weapon (%(other)s)."
-            ) % {"item": item.name, "other": others[0].name}
+            ) % {"item": item.display_name, "other": others[0].display_name}
         if item.rules.get("no_buckler") and bucklers:
             return _("%(item)s cannot be used with %(buckler)s.") % {
-                "item": item.name,
-                "buckler": bucklers[0].name,
+                "item": item.display_name,
+                "buckler": bucklers[0].display_name,
             }
     return ""

@@ -85,7 +85,13 @@ def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
                 {"slug": slug, "name": slug.replace("-", " ").capitalize(), "description": ""}
             )
         else:
-            rows.append({"slug": slug, "name": rule.name, "description": rule.description})
+            rows.append(
+                {
+                    "slug": slug,
+                    "name": rule.display_name,
+                    "description": rule.display_description,
+                }
+            )
     return rows
 
 
@@ -145,7 +151,10 @@ def fighter_type_choices(fighter_types, *, hired: Mapping[int, int], rules) -> l
                 "left": max(0, left) if left is not None else None,
                 "full": left is not None and left <= 0,
                 "rules": [
-                    {"name": index[slug].name, "description": index[slug].description}
+                    {
+                        "name": index[slug].display_name,
+                        "description": index[slug].display_description,
+                    }
                     if slug in index
                     else {"name": slug.replace("-", " ").capitalize(), "description": ""}
                     for slug in fighter_type.special_rules or []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from battles.models import Campaign
 from tests.battles.factories import quick_user
@@ -50,7 +51,10 @@ def test_the_form_offers_none_or_each_sword_by_name(organiser):
     html = organiser.get(reverse("campaign-create")).content.decode()
     assert 'data-testid="hired-swords-forbidden"' in html
     assert 'value="all"' in html and "No hired swords" in html
-    for name in HiredSword.objects.values_list("fighter_type__name", flat=True):
+    with translation.override("en"):  # the page's language: each sword by its English name
+        names = [sword.display_name for sword in HiredSword.objects.select_related("fighter_type")]
+    assert "Wandering Ranger" in names
+    for name in names:
         assert name in html
 
 

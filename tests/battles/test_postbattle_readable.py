@@ -162,22 +162,20 @@ def page_text(client, decided, language: str) -> str:
 @pytest.mark.parametrize("language", ["es", "en"])
 def test_the_page_shows_names_not_slugs_ids_or_dicts(client, decided, language):
     text = page_text(client, decided, language)
+    catalogue = decided["skills"] + decided["lists"] + decided["items"]
+    with translation.override(language):  # the catalogue's names in the page's language
+        names = {row.slug: row.display_name for row in catalogue}
+        lads = [f"{lad.name} ({lad.fighter_type.display_name})" for lad in decided["lads"]]
 
-    for skill in decided["skills"]:
-        assert skill.name in text
-    for skill_list in decided["lists"]:
-        assert skill_list.name in text
-    for item in decided["items"]:
-        assert item.name in text
-    for lad in decided["lads"]:
-        assert f"{lad.name} ({lad.fighter_type.name})" in text
+    for row in catalogue:
+        assert names[row.slug] in text
+        if language == "en" and row.name != names[row.slug]:
+            assert row.name not in text  # the pack's Spanish name is not on an English page
+    for lad in lads:
+        assert lad in text
     assert f"{decided['captain'].name}" in text
     # A slug that is its own name as a word ("combate") can stand in Spanish text as that word.
-    slugs = [
-        s.slug
-        for s in decided["skills"] + decided["lists"] + decided["items"]
-        if s.slug != s.name.casefold()
-    ]
+    slugs = [s.slug for s in catalogue if s.slug != s.name.casefold()]
     for slug in slugs:
         assert not re.search(rf"(?<![\w-]){re.escape(slug)}(?![\w-])", text), slug
     decisions = text[text.index(decisions_heading(language)) :]
@@ -188,12 +186,13 @@ def test_the_page_shows_names_not_slugs_ids_or_dicts(client, decided, language):
 def test_answers_read_in_words_in_english(client, decided):
     text = page_text(client, decided, "en")
     skills, lads, lists = decided["skills"], decided["lads"], decided["lists"]
-    assert f"Chosen: {skills[1].name}" in text
+    with translation.override("en"):
+        assert f"Chosen: {skills[1].display_name}" in text
+        assert f"Promoted: {lads[1].name} ({lads[1].fighter_type.display_name})" in text
+        assert f"{lists[0].display_name}, {lists[1].display_name}" in text
+        assert f"Bought: {decided['items'][0].display_name}" in text
     assert "Chosen: Ballistic Skill (BS)" in text
-    assert f"Promoted: {lads[1].name} ({lads[1].fighter_type.name})" in text
-    assert f"{lists[0].name}, {lists[1].name}" in text
     assert "Sold for 20 co" in text
-    assert f"Bought: {decided['items'][0].name}" in text
     assert "Paid: 20 co" in text and "He leaves" in text
     assert f"{decided['captain'].name} asks for his upkeep: 20 co." in text
     assert "Pay the upkeep" in text and "Let him go" in text
@@ -236,16 +235,19 @@ def test_the_api_gives_each_option_a_label(client, decided):
     for decision in body:
         by_kind.setdefault(decision["kind"], []).append(decision)
     skill = by_kind["skill"][0]
-    assert skill["option_labels"] == {s.slug: s.name for s in decided["skills"]}
     talent = by_kind["lads_got_talent"][0]
-    assert talent["option_labels"] == {
-        str(lad.pk): f"{lad.name} ({lad.fighter_type.name})" for lad in decided["lads"]
-    }
+    rare = by_kind["rare_item"][0]
+    with translation.override("en"):  # asked for in English: the catalogue's English names
+        assert skill["option_labels"] == {s.slug: s.display_name for s in decided["skills"]}
+        assert talent["option_labels"] == {
+            str(lad.pk): f"{lad.name} ({lad.fighter_type.display_name})" for lad in decided["lads"]
+        }
+        item = decided["items"][0]
+        assert rare["option_labels"][item.slug].startswith(item.display_name)
+    assert skill["option_labels"] != {s.slug: s.name for s in decided["skills"]}
     upkeep = by_kind["upkeep"]
     assert upkeep[0]["option_labels"] == {"pay": "Pay the upkeep", "leave": "Let him go"}
     assert {d["answer_text"] for d in upkeep} >= {"Paid: 20 co", "He leaves"}
-    rare = by_kind["rare_item"][0]
-    assert rare["option_labels"][decided["items"][0].slug].startswith(decided["items"][0].name)
     assert by_kind["characteristic"][0]["option_labels"]["ws"] == "Weapon Skill (WS)"
     assert all("option_labels" in d and "answer_text" in d for d in body)
 

@@ -76,7 +76,7 @@ def test_the_confirmation_page_says_what_is_lost(browser_client, warband, roster
     assert "Dismiss the whole group Lanzas (3 members)?" in page
     assert "not refunded" in page
     url = reverse("warband-item-action", args=[warband.pk, roster["sword"].pk, "sell"])
-    assert "Sell Espada for 5 co?" in browser_client.post(url).content.decode()
+    assert "Sell Sword for 5 co?" in browser_client.post(url).content.decode()
 
 
 def test_confirmed_posts_do_what_they_say(browser_client, warband, roster):

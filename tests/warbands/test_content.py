@@ -130,8 +130,13 @@ def test_every_special_rule_has_a_name_and_its_whole_description():
         slug: text
         for slug, text in rules["special_rules"].items()
         if not isinstance(text, dict)
-        or set(text) != {"name", "description"}
-        or not all(isinstance(v, str) and v.strip() for v in text.values())
+        or set(text) != {"name", "description", "en"}
+        or not all(
+            isinstance(text[key], str) and text[key].strip() for key in ("name", "description")
+        )
+        or set(text["en"]) != {"name", "description"}
+        or not all(isinstance(v, str) and v.strip() for v in text["en"].values())
     }
     assert broken == {}
     assert "con un 1 en 1D6" in rules["special_rules"]["animosity"]["description"]
+    assert "on a 1 on a D6" in rules["special_rules"]["animosity"]["en"]["description"]

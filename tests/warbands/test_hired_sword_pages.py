@@ -92,9 +92,11 @@ def test_the_dialog_lists_the_swords_with_their_terms(player, warband):
     html = dialog.content.decode()
     assert dialog.status_code == 200 and html.startswith("<dialog")
     ranger = choices(dialog)[RANGER]
-    assert "Montaraz errante" in ranger and "fee 40 co" in ranger
+    assert "Wandering Ranger" in ranger and "fee 40 co" in ranger  # in the reader's language
     assert "upkeep 20 co after every battle" in ranger
-    assert 'data-testid="profile"' in ranger and "Espada" in ranger
+    assert 'data-testid="profile"' in ranger and "Sword" in ranger
+    assert "One of the Dúnedain who watch the roads of the North" in ranger
+    assert "Montaraz errante" not in ranger and "vigilan los caminos" not in ranger
     assert "hired-sword-unavailable" not in ranger
     assert len(choices(dialog)) == 6
 
@@ -267,11 +269,12 @@ def test_the_admin_export_keeps_the_pack_file_format(staff, content):
     assert answer["Content-Disposition"] == 'attachment; filename="warbandtype.json"'
     section = json.loads(answer.content)["warband_types"]["orcos-de-angmar"]
     assert list(section) == [
-        "name", "race", "description", "starting_treasury", "min_size", "max_size",
+        "name", "race", "description", "en", "starting_treasury", "min_size", "max_size",
         "max_heroes", "fighter_types",
     ]  # fmt: skip
+    assert section["en"] == {"description": orcs.translations["en"]["description"]}
     leader = next(iter(section["fighter_types"].values()))
-    assert list(leader)[:6] == ["name", "role", "cost", "profile", "race", "xp"]
+    assert list(leader)[:7] == ["name", "en", "role", "cost", "profile", "race", "xp"]
     assert list(leader)[-5:] == ["large", "experience", "equipment", "skills", "rules"]
     every = {
         model: export_rows(model.objects.all())
@@ -280,10 +283,11 @@ def test_the_admin_export_keeps_the_pack_file_format(staff, content):
     assert list(every[Equipment]) == ["equipment"]
     sword_row = every[Equipment]["equipment"]["espada"]
     assert list(sword_row)[:3] == ["name", "kind", "cost"] and "description" in sword_row
-    assert set(every[Race]["races"]["dwarf"]) == {"name", "max", "description"}
+    assert set(every[Race]["races"]["dwarf"]) == {"name", "max", "description", "en"}
     assert every[SkillList]["skill_lists"]["combate"]["skills"]
     assert all(
-        set(r) == {"name", "description"} for r in every[SpecialRule]["special_rules"].values()
+        set(r) == {"name", "description", "en"}
+        for r in every[SpecialRule]["special_rules"].values()
     )
     assert every[EquipmentList]["equipment_lists"]
     with pytest.raises(ValueError):

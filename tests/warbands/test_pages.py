@@ -87,7 +87,7 @@ def test_hire_and_buy_through_the_page(browser_client, warband):
 
     buy_url = reverse("warband-buy", args=[warband.pk])
     dialog = browser_client.get(buy_url, {"fighter": captain.pk}).content.decode()
-    assert "Espada — 10 co" in dialog and "Mayal" not in dialog
+    assert "Sword — 10 co" in dialog and ">Flail — " not in dialog
     entry = captain.fighter_type.equipment_list.entries.get(equipment__slug="espada")
     quote = browser_client.get(
         reverse("warband-buy-preview", args=[warband.pk]),
@@ -97,7 +97,7 @@ def test_hire_and_buy_through_the_page(browser_client, warband):
     browser_client.post(buy_url, {"fighter": captain.pk, "entry": entry.pk})
     assert captain.equipment.get().equipment.slug == "espada"
     page = browser_client.get(sheet_url(warband)).content.decode()
-    assert "430 co" in page and "Bought Espada." in page
+    assert "430 co" in page and "Bought Sword." in page
 
 
 def test_a_refusal_is_shown_on_the_sheet(browser_client, warband):

@@ -140,14 +140,14 @@ def test_a_new_leader_can_be_named(warband):
 def test_per_type_maximum(warband):
     hire(warband, "campeon-mercenario", "A")
     hire(warband, "campeon-mercenario", "B")
-    with pytest.raises(ValidationError, match="at most 2 × Campeón mercenario"):
+    with pytest.raises(ValidationError, match="at most 2 × Mercenary Champion"):
         hire(warband, "campeon-mercenario", "C")
 
 
 def test_henchman_type_maximum_counts_members(warband):
     fund(warband)
     hire(warband, "tirador-mercenario", "A", count=5)
-    with pytest.raises(ValidationError, match="at most 7 × Tirador"):
+    with pytest.raises(ValidationError, match="at most 7 × Mercenary Marksman"):
         hire(warband, "tirador-mercenario", "B", count=3)
 
 
@@ -331,7 +331,7 @@ def test_group_items_stash_one_per_member_and_come_back_together(warband):
     stashed = services.equipment_stash(item=spears)
     assert len(stashed) == 3 and all(item.in_stash for item in stashed)
     services.equipment_sell(item=stashed[0])
-    with pytest.raises(ValidationError, match="needs 3 × Lanza in the stash and there are 2"):
+    with pytest.raises(ValidationError, match="needs 3 × Spear in the stash and there are 2"):
         services.equipment_assign(item=stashed[1], group=group)
     buy(warband, "lanza")
     services.equipment_assign(item=stashed[1], group=group)

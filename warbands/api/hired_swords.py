@@ -16,6 +16,7 @@ from ..limits import NAME_MAX_LENGTH
 from ..models import HiredSword, Warband
 from ..services.hired_swords import hired_sword_hire
 from .serializers import (
+    READER_LANGUAGE,
     VersionField,
     WarbandProfileSerializer,
     WarbandWriteResultSerializer,
@@ -27,8 +28,12 @@ from .views.catalogue import CatalogueViewSet
 
 class HiredSwordSerializer(serializers.ModelSerializer):
     slug = serializers.CharField(source="fighter_type.slug", read_only=True)
-    name = serializers.CharField(source="fighter_type.name", read_only=True)
-    description = serializers.CharField(source="fighter_type.description", read_only=True)
+    name = serializers.CharField(
+        source="fighter_type.display_name", read_only=True, help_text=READER_LANGUAGE
+    )
+    description = serializers.CharField(
+        source="fighter_type.display_description", read_only=True, help_text=READER_LANGUAGE
+    )
     race = serializers.CharField(source="fighter_type.race.slug", read_only=True)
     hire_fee = serializers.IntegerField(source="fighter_type.cost", read_only=True)
     max_per_warband = serializers.SerializerMethodField()

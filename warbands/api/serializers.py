@@ -45,8 +45,20 @@ def profile_of(obj) -> dict:
 
 # --- catalogue ---------------------------------------------------------------------------------
 
+READER_LANGUAGE = _("In the language of the request (Accept-Language); the slug never changes.")
 
-class RaceSerializer(serializers.ModelSerializer):
+
+class CatalogueRowSerializer(serializers.ModelSerializer):
+    """A catalogue row's name and description in the reader's language (the pack's Spanish when
+    it has no translation)."""
+
+    name = serializers.CharField(source="display_name", read_only=True, help_text=READER_LANGUAGE)
+    description = serializers.CharField(
+        source="display_description", read_only=True, help_text=READER_LANGUAGE
+    )
+
+
+class RaceSerializer(CatalogueRowSerializer):
     max_profile = serializers.SerializerMethodField()
 
     class Meta:
@@ -58,13 +70,13 @@ class RaceSerializer(serializers.ModelSerializer):
         return obj.max_profile()
 
 
-class SpecialRuleSerializer(serializers.ModelSerializer):
+class SpecialRuleSerializer(CatalogueRowSerializer):
     class Meta:
         model = SpecialRule
         fields = ["slug", "name", "description"]
 
 
-class SkillSerializer(serializers.ModelSerializer):
+class SkillSerializer(CatalogueRowSerializer):
     skill_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -72,7 +84,11 @@ class SkillSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "description", "skill_list", "effects"]
 
 
-class EquipmentSerializer(serializers.ModelSerializer):
+class EquipmentSerializer(CatalogueRowSerializer):
+    strength = serializers.CharField(
+        source="display_strength", read_only=True, help_text=READER_LANGUAGE
+    )
+
     class Meta:
         model = Equipment
         fields = [
@@ -93,12 +109,12 @@ class EquipmentSerializer(serializers.ModelSerializer):
 
 class EquipmentListEntrySerializer(serializers.Serializer):
     item = serializers.CharField(source="equipment.slug")
-    name = serializers.CharField(source="equipment.name")
+    name = serializers.CharField(source="equipment.display_name", help_text=READER_LANGUAGE)
     price = serializers.IntegerField()
     rare = serializers.BooleanField(source="is_rare")
 
 
-class EquipmentListSerializer(serializers.ModelSerializer):
+class EquipmentListSerializer(CatalogueRowSerializer):
     items = EquipmentListEntrySerializer(source="entries", many=True, read_only=True)
 
     class Meta:
@@ -106,7 +122,7 @@ class EquipmentListSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "description", "items"]
 
 
-class FighterTypeSerializer(serializers.ModelSerializer):
+class FighterTypeSerializer(CatalogueRowSerializer):
     warband_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     race = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     equipment_list = serializers.SlugRelatedField(
@@ -141,7 +157,7 @@ class FighterTypeSerializer(serializers.ModelSerializer):
         return profile_of(obj)
 
 
-class WarbandTypeSerializer(serializers.ModelSerializer):
+class WarbandTypeSerializer(CatalogueRowSerializer):
     race = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     pack = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     fighter_types = FighterTypeSerializer(many=True, read_only=True)
@@ -163,7 +179,7 @@ class WarbandTypeSerializer(serializers.ModelSerializer):
         ]
 
 
-class SkillListSerializer(serializers.ModelSerializer):
+class SkillListSerializer(CatalogueRowSerializer):
     class Meta:
         model = SkillList
         fields = ["slug", "name", "description"]
@@ -181,7 +197,9 @@ class WarbandSerializer(serializers.ModelSerializer):
     warband_type = serializers.SlugRelatedField(
         slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
     )
-    warband_type_name = serializers.CharField(source="warband_type.name", read_only=True)
+    warband_type_name = serializers.CharField(
+        source="warband_type.display_name", read_only=True, help_text=READER_LANGUAGE
+    )
     sheet_url = serializers.SerializerMethodField()
     undo = serializers.SerializerMethodField(
         help_text=_(
@@ -249,7 +267,9 @@ class WarbandVersionSerializer(serializers.Serializer):
 
 class EquipmentItemSerializer(serializers.ModelSerializer):
     item = serializers.CharField(source="equipment.slug", read_only=True)
-    name = serializers.CharField(source="equipment.name", read_only=True)
+    name = serializers.CharField(
+        source="equipment.display_name", read_only=True, help_text=READER_LANGUAGE
+    )
     kind = serializers.CharField(source="equipment.kind", read_only=True)
 
     class Meta:
@@ -259,7 +279,9 @@ class EquipmentItemSerializer(serializers.ModelSerializer):
 
 class FighterSerializer(serializers.ModelSerializer):
     fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    fighter_type_name = serializers.CharField(source="fighter_type.name", read_only=True)
+    fighter_type_name = serializers.CharField(
+        source="fighter_type.display_name", read_only=True, help_text=READER_LANGUAGE
+    )
     profile = serializers.SerializerMethodField()
     base_profile = serializers.SerializerMethodField()
     skills = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
@@ -312,7 +334,9 @@ class WarbandMemberSerializer(serializers.ModelSerializer):
 
 class HenchmanGroupSerializer(serializers.ModelSerializer):
     fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    fighter_type_name = serializers.CharField(source="fighter_type.name", read_only=True)
+    fighter_type_name = serializers.CharField(
+        source="fighter_type.display_name", read_only=True, help_text=READER_LANGUAGE
+    )
     profile = serializers.SerializerMethodField()
     base_profile = serializers.SerializerMethodField()
     members = WarbandMemberSerializer(many=True, read_only=True)

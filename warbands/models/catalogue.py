@@ -7,8 +7,8 @@ admin; ``load_content`` only rewrites a row when its pack file changes.
 """
 
 from django.db import models
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 CHARACTERISTIC_FIELDS = PROFILE_FIELDS[1:]
@@ -70,6 +70,16 @@ class ContentPack(models.Model):
         return f"{self.name} (r{self.version})"
 
 
+def translated(text: str, translations: dict | None, field: str) -> str:
+    """``text`` (as the pack wrote it, in Spanish) in the reader's active language, when the
+    row's ``translations`` carry it (``{"en": {"name": …, "description": …}}``); otherwise the
+    pack's own text. Also for rows read with ``values_list(…, "translations")``."""
+    language = (get_language() or "").split("-")[0].lower()
+    entry = translations.get(language) if language and isinstance(translations, dict) else None
+    value = entry.get(field) if isinstance(entry, dict) else None
+    return value if isinstance(value, str) and value.strip() else text
+
+
 class CatalogueRow(models.Model):
     pack = models.ForeignKey(
         ContentPack, on_delete=models.PROTECT, related_name="+", verbose_name=_("content pack")
@@ -77,6 +87,15 @@ class CatalogueRow(models.Model):
     slug = models.SlugField(_("slug"), unique=True, max_length=80)
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
+    translations = models.JSONField(
+        _("translations"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'The name and description in other languages, e.g. {"en": {"name": "Sword", '
+            '"description": "Parry."}}; a language left out reads the Spanish.'
+        ),
+    )
 
     class Meta:
         abstract = True
@@ -84,6 +103,15 @@ class CatalogueRow(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language (the Spanish one when it has none)."""
+        return translated(self.name, self.translations, "name")
+
+    @property
+    def display_description(self) -> str:
+        return translated(self.description, self.translations, "description")
 
 
 class MaxProfile(models.Model):
@@ -188,6 +216,11 @@ class Equipment(CatalogueRow):
     @property
     def is_rare(self) -> bool:
         return self.rarity is not None
+
+    @property
+    def display_strength(self) -> str:
+        """The strength column in the reader's language ("usuario", "+1 (1er asalto)")."""
+        return translated(self.strength, self.translations, "strength")
 
 
 class EquipmentList(CatalogueRow):
@@ -364,6 +397,14 @@ class HiredSword(models.Model):
     @property
     def name(self) -> str:
         return self.fighter_type.name
+
+    @property
+    def display_name(self) -> str:
+        return self.fighter_type.display_name
+
+    @property
+    def display_description(self) -> str:
+        return self.fighter_type.display_description
 
     @property
     def hire_fee(self) -> int:

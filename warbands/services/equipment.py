@@ -40,7 +40,7 @@ def list_entry(locked: Warband, equipment: Equipment, *, fighter_type: FighterTy
     if fighter_type is not None:
         if fighter_type.equipment_list_id is None:
             raise ValidationError(
-                _("%(fighter)s cannot carry equipment.") % {"fighter": fighter_type.name}
+                _("%(fighter)s cannot carry equipment.") % {"fighter": fighter_type.display_name}
             )
         entry = (
             EquipmentListEntry.objects.select_related("equipment")
@@ -50,7 +50,7 @@ def list_entry(locked: Warband, equipment: Equipment, *, fighter_type: FighterTy
         if entry is None:
             raise ValidationError(
                 _("%(item)s is not in the equipment list of %(fighter)s.")
-                % {"item": equipment.name, "fighter": fighter_type.name}
+                % {"item": equipment.display_name, "fighter": fighter_type.display_name}
             )
         return entry
     entry = (
@@ -67,7 +67,7 @@ def list_entry(locked: Warband, equipment: Equipment, *, fighter_type: FighterTy
     if entry is None:
         raise ValidationError(
             _("%(item)s is in none of the equipment lists of a %(type)s warband.")
-            % {"item": equipment.name, "type": locked.warband_type.name}
+            % {"item": equipment.display_name, "type": locked.warband_type.display_name}
         )
     return entry
 
@@ -129,7 +129,7 @@ def _own_gear_stays(item: EquipmentItem) -> None:
         if own:
             raise ValidationError(
                 _("%(item)s belongs to the hired sword %(name)s: it goes where he goes.")
-                % {"item": item.equipment.name, "name": fighter.name}
+                % {"item": item.equipment.display_name, "name": fighter.name}
             )
 
 
@@ -202,7 +202,7 @@ def equipment_buy(
     if entry.is_rare and not rare_found:
         raise ValidationError(
             _("%(item)s is rare (%(rarity)d+): it can only be bought when found after a battle.")
-            % {"item": equipment.name, "rarity": equipment.rarity}
+            % {"item": equipment.display_name, "rarity": equipment.rarity}
         )
     if price is not None:
         if int(price) < 0:
@@ -213,7 +213,7 @@ def equipment_buy(
     check_affordable(
         locked,
         total,
-        _("%(item)s for %(holder)s") % {"item": equipment.name, "holder": holder_name},
+        _("%(item)s for %(holder)s") % {"item": equipment.display_name, "holder": holder_name},
     )
     item = EquipmentItem.objects.create(
         warband=locked, equipment=equipment, fighter=fighter, group=group, unit_price=unit
@@ -341,7 +341,7 @@ def _assign_to_group(locked: Warband, item: EquipmentItem, group: HenchmanGroup)
                 "The group has %(members)d members: it needs %(members)d × %(item)s in "
                 "the stash and there are %(count)d."
             )
-            % {"members": needed, "item": item.equipment.name, "count": len(copies)}
+            % {"members": needed, "item": item.equipment.display_name, "count": len(copies)}
         )
     result = EquipmentItem.objects.create(
         warband=locked, equipment=item.equipment, group=group, unit_price=item.unit_price

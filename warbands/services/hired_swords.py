@@ -59,7 +59,7 @@ def hired_sword_hire(
         raise ValidationError(
             {
                 "hired_sword": _("%(sword)s does not serve a %(type)s warband.")
-                % {"sword": fighter_type.name, "type": locked.warband_type.name}
+                % {"sword": fighter_type.display_name, "type": locked.warband_type.display_name}
             }
         )
     most = fighter_type.max_count or 1
@@ -70,12 +70,12 @@ def hired_sword_hire(
                 "hired_sword": _(
                     "%(sword)s already serves this warband; a warband may hire %(max)d at most."
                 )
-                % {"sword": fighter_type.name, "max": most}
+                % {"sword": fighter_type.display_name, "max": most}
             }
         )
     name = limits.clean_name(name or fighter_type.name)
     fee = fighter_type.cost
-    check_affordable(locked, fee, _("Hiring %(name)s") % {"name": fighter_type.name})
+    check_affordable(locked, fee, _("Hiring %(name)s") % {"name": fighter_type.display_name})
     hired = Fighter.objects.create(
         warband=locked,
         fighter_type=fighter_type,

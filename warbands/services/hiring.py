@@ -58,12 +58,16 @@ def roster_limits_check(warband: Warband) -> None:
     if len(heroes) > warband_type.max_heroes:
         raise ValidationError(
             _("A %(type)s warband has at most %(max)d heroes, the leader included.")
-            % {"type": warband_type.name, "max": warband_type.max_heroes}
+            % {"type": warband_type.display_name, "max": warband_type.max_heroes}
         )
     if len(fighters) > warband_type.max_size:
         raise ValidationError(
             _("A %(type)s warband has at most %(max)d warriors; this would make %(count)d.")
-            % {"type": warband_type.name, "max": warband_type.max_size, "count": len(fighters)}
+            % {
+                "type": warband_type.display_name,
+                "max": warband_type.max_size,
+                "count": len(fighters),
+            }
         )
     _per_type_check(warband_type, fighters)
     _per_group_check(fighters)
@@ -86,12 +90,12 @@ def _per_type_check(warband_type, fighters: list[Fighter]) -> None:
         if members[0].hired_sword_id is None and fighter_type.warband_type_id != warband_type.pk:
             raise ValidationError(
                 _("%(fighter)s cannot join a %(type)s warband.")
-                % {"fighter": fighter_type.name, "type": warband_type.name}
+                % {"fighter": fighter_type.display_name, "type": warband_type.display_name}
             )
         if fighter_type.max_count is not None and len(members) > fighter_type.max_count:
             raise ValidationError(
                 _("A warband may have at most %(max)d × %(fighter)s.")
-                % {"max": fighter_type.max_count, "fighter": fighter_type.name}
+                % {"max": fighter_type.max_count, "fighter": fighter_type.display_name}
             )
 
 
@@ -143,7 +147,7 @@ def fighter_hire(
     if fighter_type.warband_type_id != warband_type.pk:
         raise ValidationError(
             _("%(fighter)s cannot be hired by a %(type)s warband.")
-            % {"fighter": fighter_type.name, "type": warband_type.name}
+            % {"fighter": fighter_type.display_name, "type": warband_type.display_name}
         )
     try:
         count = int(count)
@@ -182,7 +186,7 @@ def _hire_hero(
                 % {"name": leader.name}
             )
     cost = fighter_hire_price(fighter_type=fighter_type)
-    check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.name})
+    check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.display_name})
     hired = Fighter.objects.create(
         warband=locked,
         fighter_type=fighter_type,
@@ -209,16 +213,16 @@ def _hire_henchmen(
         raise ValidationError(
             {
                 "count": _("A group of %(type)s has at most %(max)d members.")
-                % {"type": fighter_type.name, "max": fighter_type.group_max_size}
+                % {"type": fighter_type.display_name, "max": fighter_type.group_max_size}
             }
         )
-    what = _("Hiring %(count)d × %(name)s") % {"count": count, "name": fighter_type.name}
+    what = _("Hiring %(count)d × %(name)s") % {"count": count, "name": fighter_type.display_name}
     if group is not None:
         group = roster_group(locked, group)
         if group.fighter_type_id != fighter_type.pk:
             raise ValidationError(
                 _("Everyone in a henchman group is of the same type (%(type)s).")
-                % {"type": group.fighter_type.name}
+                % {"type": group.fighter_type.display_name}
             )
         existing = group.members.count()
     cost = fighter_hire_price(fighter_type=fighter_type, count=count, group=group)

@@ -24,7 +24,7 @@ def warband_create(*, owner, warband_type: WarbandType, name: str) -> Warband:
     """A new, empty warband with its starting treasury (recorded in the ledger)."""
     if not warband_type.playable:
         raise ValidationError(
-            _("%(type)s is not a playable warband type.") % {"type": warband_type.name}
+            _("%(type)s is not a playable warband type.") % {"type": warband_type.display_name}
         )
     warband = Warband.objects.create(
         owner=owner, warband_type=warband_type, name=limits.clean_name(name, field="name")

@@ -80,11 +80,11 @@ def _buy_context(warband, fighter, group, form) -> dict:
     if not options and holder is not None:
         if holder.fighter_type.equipment_list_id is None:
             why_none = _("%(fighter)s cannot carry equipment: his type has no equipment list.") % {
-                "fighter": holder.fighter_type.name
+                "fighter": holder.fighter_type.display_name
             }
         else:
             why_none = _("The equipment list of %(fighter)s is empty.") % {
-                "fighter": holder.fighter_type.name
+                "fighter": holder.fighter_type.display_name
             }
     return {
         "warband": warband,
@@ -118,7 +118,7 @@ def warband_buy(request, pk):
                 group=group,
                 expected_version=form.cleaned_data["version"],
             ),
-            _("Bought %(item)s.") % {"item": entry.equipment.name},
+            _("Bought %(item)s.") % {"item": entry.equipment.display_name},
         )
     form = BuyForm(initial={"version": warband.version}, entries=entries)
     return render(request, "warbands/_buy_dialog.html", _buy_context(warband, fighter, group, form))
@@ -168,7 +168,7 @@ def warband_item_action(request, pk, item_pk, operation):
     if request.method != "POST":
         raise Http404
     version = request.POST.get("version") or None
-    name = item.equipment.name
+    name = item.equipment.display_name
     if operation == "sell":
         value = services.item_sale_value(item)
         asking = confirmation(

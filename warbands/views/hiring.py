@@ -148,7 +148,7 @@ def _unavailable_because(sword: HiredSword, warband: Warband, *, serving: int, c
     reasons = []
     if not sword.may_serve(warband.warband_type):
         reasons.append(
-            _("It does not serve a %(type)s warband.") % {"type": warband.warband_type.name}
+            _("It does not serve a %(type)s warband.") % {"type": warband.warband_type.display_name}
         )
     most = fighter_type.max_count or 1
     if serving >= most:
@@ -202,10 +202,13 @@ def hired_sword_rows(warband: Warband) -> list[dict]:
             {
                 "sword": sword,
                 "profile": profile_rows(fighter_type, fighter_type),
-                "equipment": [item.name for item in sword.equipment.all()],
-                "skill_lists": [skills.name for skills in fighter_type.skill_lists.all()],
+                "equipment": [item.display_name for item in sword.equipment.all()],
+                "skill_lists": [skills.display_name for skills in fighter_type.skill_lists.all()],
                 "rules": [
-                    {"name": rules[slug].name, "description": rules[slug].description}
+                    {
+                        "name": rules[slug].display_name,
+                        "description": rules[slug].display_description,
+                    }
                     if slug in rules
                     else {"name": slug.replace("-", " ").capitalize(), "description": ""}
                     for slug in fighter_type.special_rules or []
