@@ -28,7 +28,8 @@ from rules.engine.tracker.model import (
     IN_PLAY,
     Duel,
     FighterState,
-    need,
+    entry_params,
+    one_of,
     whole_id,
 )
 
@@ -80,21 +81,6 @@ def end_for(state: BattleState, fighter_id: int) -> None:
             duel.status = "over"
 
 
-def _params(payload: Mapping[str, Any], step: str) -> dict[str, Any]:
-    params = payload.get("params") or {}
-    if not isinstance(params, Mapping):
-        raise TrackerError(_("params is an object."), code="entry.invalid", field="params")
-    unknown = sorted(set(params) - set(PARAMS[step]))
-    if unknown:
-        raise TrackerError(
-            _("%(name)s is not a parameter of this check."),
-            code="entry.invalid",
-            field=f"params.{unknown[0]}",
-            name=unknown[0],
-        )
-    return dict(params)
-
-
 def _answered(state: BattleState, payload: Mapping[str, Any], fighter: FighterState) -> Duel:
     waiting = [d for d in pending(state) if d.side != fighter.side]
     issued = payload.get("issued")
@@ -141,15 +127,8 @@ def resolve(state: BattleState, payload: Mapping[str, Any]) -> CheckResult:
             code="entry.challenges_off",
             field="kind",
         )
-    step = need(payload, "step")
-    if step not in CHALLENGE_STEPS:
-        raise TrackerError(
-            _("step must be one of %(choices)s."),
-            code="entry.invalid",
-            field="step",
-            choices=", ".join(CHALLENGE_STEPS),
-        )
-    params = _params(payload, step)
+    step = one_of(payload, "step", CHALLENGE_STEPS)
+    params = entry_params(payload, PARAMS[step])
     fighter = state.fighter(whole_id(payload, "fighter"), "fighter")
     state.require_able(fighter, "fighter", allowed=(IN_PLAY,))
     if step == "issue":

@@ -25,7 +25,7 @@ from rules.engine.tracker.model import (
     FighterState,
     OutOfAction,
     SideTurn,
-    need,
+    one_of,
     whole_id,
 )
 
@@ -99,14 +99,7 @@ def _wounds(payload: Mapping[str, Any]) -> int | None:
 def apply_status(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
     state.require_started_turn()
     target = state.fighter(whole_id(payload, "fighter"), "fighter")
-    status = need(payload, "status")
-    if status not in STATUSES:
-        raise TrackerError(
-            _("status must be one of %(choices)s."),
-            code="entry.invalid",
-            field="status",
-            choices=", ".join(STATUSES),
-        )
+    status = one_of(payload, "status", STATUSES)
     state.require_able(target, "fighter", allowed=(IN_PLAY, KNOCKED_DOWN, STUNNED, FLEEING))
     actor = None
     if payload.get("by") is not None:

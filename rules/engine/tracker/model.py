@@ -166,5 +166,36 @@ def whole_id(payload: Mapping[str, Any], name: str) -> int:
     return value
 
 
+def one_of(payload: Mapping[str, Any], name: str, choices: tuple[str, ...]) -> str:
+    """The entry's ``name``, which must be one of ``choices``."""
+    value = need(payload, name)
+    if value not in choices:
+        raise TrackerError(
+            _("%(name)s must be one of %(choices)s."),
+            code="entry.invalid",
+            field=name,
+            name=name,
+            choices=", ".join(choices),
+        )
+    return value
+
+
+def entry_params(payload: Mapping[str, Any], allowed: tuple[str, ...]) -> dict[str, Any]:
+    """The entry's ``params``: an object naming only the ``allowed`` parameters (those the
+    player gives for this check or step)."""
+    params = payload.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise TrackerError(_("params is an object."), code="entry.invalid", field="params")
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise TrackerError(
+            _("%(name)s is not a parameter of this check."),
+            code="entry.invalid",
+            field=f"params.{unknown[0]}",
+            name=unknown[0],
+        )
+    return dict(params)
+
+
 def fear_immune(fighter: FighterState) -> bool:
     return bool(IMMUNE_TO_FEAR & set(fighter.rules))

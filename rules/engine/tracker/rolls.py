@@ -26,10 +26,8 @@ from rules.engine.checks import (
 )
 from rules.engine.dice import Dice
 from rules.engine.explain import explained_dict
-from rules.engine.i18n import gettext_noop as _
 from rules.engine.tracker.checks import all_alone_enemies
-from rules.engine.tracker.errors import TrackerError
-from rules.engine.tracker.model import FighterState, fear_immune
+from rules.engine.tracker.model import FighterState, entry_params, fear_immune
 from rules.engine.tracker.state import BattleState
 
 PARAMS = {
@@ -62,17 +60,7 @@ def _leader_params(
 def check_params(state: BattleState, payload: Mapping[str, Any]) -> dict[str, Any]:
     """The engine parameters of a ``check`` entry: the state's values plus the player's."""
     check = payload["check"]
-    params = payload.get("params") or {}
-    if not isinstance(params, Mapping):
-        raise TrackerError(_("params is an object."), code="entry.invalid", field="params")
-    unknown = sorted(set(params) - set(PARAMS[check]))
-    if unknown:
-        raise TrackerError(
-            _("%(name)s is not a parameter of this check."),
-            code="entry.invalid",
-            field=f"params.{unknown[0]}",
-            name=unknown[0],
-        )
+    params = entry_params(payload, PARAMS[check])
     if check == "rout":
         return {
             "warriors": [
