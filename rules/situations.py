@@ -12,9 +12,16 @@ from rules.engine import (
     WEAPONS,
     AttackerSpec,
     DefenderSpec,
+    Dice,
+    OddsResult,
+    PhaseResult,
     RulesError,
     ShooterSpec,
     SpecError,
+    melee_odds,
+    resolve_phase,
+    resolve_shooting,
+    shooting_odds,
 )
 from rules.engine.i18n import gettext_noop
 
@@ -34,6 +41,18 @@ class Situation:
     kind: str  # "melee" or "shooting"
     attacker: AttackerSpec | ShooterSpec
     defender: DefenderSpec
+
+    def resolve(self, dice: Dice) -> PhaseResult:
+        """Roll it: a melee phase (Combate cuerpo a cuerpo) or a shooting phase (Disparos)."""
+        if self.kind == "melee":
+            return resolve_phase(self.attacker, self.defender, dice=dice)
+        return resolve_shooting(self.attacker, self.defender, dice=dice)
+
+    def odds(self) -> OddsResult:
+        """Its exact odds, melee or shooting."""
+        if self.kind == "melee":
+            return melee_odds(self.attacker, self.defender)
+        return shooting_odds(self.attacker, self.defender)
 
 
 class SituationError(Exception):

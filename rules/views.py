@@ -8,14 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from rules.engine import (
-    Dice,
-    RulesError,
-    melee_odds,
-    resolve_phase,
-    resolve_shooting,
-    shooting_odds,
-)
+from rules.engine import Dice, RulesError
 from rules.forms import OddsForm
 from rules.presenters import present_odds, present_result, rules_error_to_validation
 from rules.selectors import fighters_for_odds, weapon_names
@@ -80,19 +73,13 @@ def _compute(form: OddsForm, *, roll: bool, names: dict[str, str]) -> dict:
             dice = Dice(faces=faces)
         else:
             dice = Dice(seed=seed if seed is not None else secrets.randbelow(MAX_SEED))
-        if situation.kind == "melee":
-            result = resolve_phase(situation.attacker, situation.defender, dice=dice)
-        else:
-            result = resolve_shooting(situation.attacker, situation.defender, dice=dice)
+        result = situation.resolve(dice)
         return {
             "rolled": present_result(_weapon_names(result.to_dict(), names)),
             "seed": dice.seed,
             "faces": faces,
         }
-    if situation.kind == "melee":
-        odds = melee_odds(situation.attacker, situation.defender)
-    else:
-        odds = shooting_odds(situation.attacker, situation.defender)
+    odds = situation.odds()
     return {"odds": present_odds(_weapon_names(odds.to_dict(), names))}
 
 

@@ -26,7 +26,7 @@ from annuminas.validation import json_check
 from battles import access, services
 from battles.models import Battle, BattleLogEntry
 from rules.api.serializers import MAX_SEED, AttackSerializer
-from rules.engine import WEAPONS, Dice, RulesError, resolve_phase, resolve_shooting
+from rules.engine import WEAPONS, Dice, RulesError
 from rules.engine.tracker import (
     BattleState,
     TrackerError,
@@ -215,10 +215,7 @@ def _roll_attack(state: BattleState, payload: dict[str, Any], dice: Dice) -> dic
     except SituationError as error:
         raise rules_error_to_validation(error.error, f"payload.{error.prefix}") from error
     try:
-        if situation.kind == "melee":
-            result = resolve_phase(situation.attacker, situation.defender, dice=dice)
-        else:
-            result = resolve_shooting(situation.attacker, situation.defender, dice=dice)
+        result = situation.resolve(dice)
     except RulesError as error:
         raise _invalid(error) from error
     data = result.to_dict()

@@ -16,11 +16,7 @@ from rules.engine import (
     Dice,
     RulesError,
     check_parameters,
-    melee_odds,
-    resolve_phase,
-    resolve_shooting,
     run_check,
-    shooting_odds,
     tables_as_dict,
 )
 from rules.presenters import present_odds, present_result, rules_error_to_validation
@@ -150,10 +146,7 @@ class AttackView(RulesAPIView):
         situation = _situation(serializer.validated_data)
         dice = dice_from(serializer.validated_data)
         try:
-            if situation.kind == "melee":
-                result = resolve_phase(situation.attacker, situation.defender, dice=dice)
-            else:
-                result = resolve_shooting(situation.attacker, situation.defender, dice=dice)
+            result = situation.resolve(dice)
         except RulesError as error:
             raise rules_error_to_validation(error) from error
         return Response({**present_result(result.to_dict()), "seed": dice.seed})
@@ -184,10 +177,7 @@ class OddsView(RulesAPIView):
         serializer.is_valid(raise_exception=True)
         situation = _situation(serializer.validated_data)
         try:
-            if situation.kind == "melee":
-                odds = melee_odds(situation.attacker, situation.defender)
-            else:
-                odds = shooting_odds(situation.attacker, situation.defender)
+            odds = situation.odds()
         except RulesError as error:
             raise rules_error_to_validation(error) from error
         return Response(present_odds(odds.to_dict()))
