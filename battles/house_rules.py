@@ -162,7 +162,7 @@ def rules_of(campaign) -> HouseRules:
         campaign_name=campaign.name,
         rating_cap=campaign.rating_cap,
         allowed_warband_type_ids=frozenset(t.pk for t in types),
-        allowed_warband_type_names=tuple(sorted(t.name for t in types)),
+        allowed_warband_type_names=tuple(sorted(t.display_name for t in types)),
         max_fighter_type_copies=campaign.max_fighter_type_copies,
         hired_swords_forbidden=_forbidden_swords(campaign),
     )
@@ -184,7 +184,7 @@ def roster_facts(warband, *, count_types: bool = True, swords: bool = True) -> R
         name=warband.name,
         rating=warband.rating,
         warband_type_id=warband.warband_type_id,
-        warband_type_name=warband.warband_type.name,
+        warband_type_name=warband.warband_type.display_name,
         fighter_type_counts=counts if count_types else {},
         hired_swords=hired if swords else {},
     )
@@ -198,9 +198,9 @@ def _roster_in_memory_facts(fighters: list) -> tuple[dict[str, int], dict[str, s
         if fighter.status not in Fighter.IN_ROSTER:
             continue
         kind = fighter.fighter_type
-        counts[kind.name] = counts.get(kind.name, 0) + 1
+        counts[kind.display_name] = counts.get(kind.display_name, 0) + 1
         if fighter.hired_sword_id:
-            hired[kind.slug] = kind.name
+            hired[kind.slug] = kind.display_name
     return counts, hired
 
 

@@ -4,6 +4,7 @@ from collections.abc import Mapping
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules.api.serializers import MELEE_WEAPONS, MISSILE_WEAPONS
 from rules.engine import WEAPONS
@@ -26,10 +27,10 @@ class OddsForm(forms.Form):
         initial="melee",
     )
     # Attacker
-    a_ws = _int(_("HA"), 0, 10, 3)
-    a_bs = _int(_("HP"), 0, 10, 3)
-    a_s = _int(_("F"), 0, 10, 3)
-    a_a = _int(_("A"), 1, 10, 1)
+    a_ws = _int(pgettext_lazy("profile", "WS"), 0, 10, 3)
+    a_bs = _int(pgettext_lazy("profile", "BS"), 0, 10, 3)
+    a_s = _int(pgettext_lazy("profile", "S"), 0, 10, 3)
+    a_a = _int(pgettext_lazy("profile", "A"), 1, 10, 1)
     a_weapon = forms.ChoiceField(
         label=_("Close-combat weapon"), choices=_weapon_choices(MELEE_WEAPONS), required=False
     )
@@ -48,10 +49,10 @@ class OddsForm(forms.Form):
     a_frenzy = forms.BooleanField(label=_("Frenzy"), required=False)
     a_hatred = forms.BooleanField(label=_("Hatred"), required=False)
     # Defender
-    d_ws = _int(_("HA"), 0, 10, 3)
-    d_t = _int(_("R"), 1, 10, 3)
-    d_w = _int(_("H"), 0, 10, 1)
-    d_s = _int(_("F"), 0, 10, 3)
+    d_ws = _int(pgettext_lazy("profile", "WS"), 0, 10, 3)
+    d_t = _int(pgettext_lazy("profile", "T"), 1, 10, 3)
+    d_w = _int(pgettext_lazy("profile", "W"), 0, 10, 1)
+    d_s = _int(pgettext_lazy("profile", "S"), 0, 10, 3)
     d_armour_save = forms.TypedChoiceField(
         label=_("Armour save"),
         choices=[("", _("None")), ("6", "6+"), ("5", "5+"), ("4", "4+"), ("3", "3+"), ("2", "2+")],

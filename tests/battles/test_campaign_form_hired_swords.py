@@ -120,7 +120,7 @@ def test_forbidding_a_sword_a_member_has_is_refused_and_writes_nothing(client, l
     response = client.post(url, {**edit_data(client, url), "hired_swords_forbidden": ["all"]})
     html = response.content.decode()
     assert response.status_code == 200
-    assert "does not allow the hired sword Montaraz errante" in html
+    assert "does not allow the hired sword Wandering Ranger" in html  # the page's language
     campaign.refresh_from_db()
     assert campaign.hired_swords_forbidden == [] and campaign.history.count() == before
 

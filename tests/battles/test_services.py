@@ -155,7 +155,7 @@ def test_join_checks_rating_cap_types_and_copies(make_league, make_user):
         changes={"rating_cap": None, "max_fighter_type_copies": 3},
         allowed_warband_types=[],
     )
-    with pytest.raises(ValidationError, match="4 × Guerrero mercenario"):
+    with pytest.raises(ValidationError, match="4 × Mercenary Warrior"):
         services.campaign_join(
             campaign=campaign, user=player, warband=big, join_code=campaign.join_code
         )
@@ -191,7 +191,7 @@ def test_a_purchase_that_breaks_the_cap_is_refused_with_the_reason(make_league):
 def test_copies_limit_applies_to_hires(make_league):
     league = make_league(max_fighter_type_copies=2, rating_cap=None)
     warband = league.warband(0)
-    with pytest.raises(ValidationError, match="3 × Guerrero mercenario"):
+    with pytest.raises(ValidationError, match="3 × Mercenary Warrior"):
         warband_services.fighter_hire(
             warband=warband, fighter_type=fighter_type(SOLDIER), name="Tres", count=3
         )

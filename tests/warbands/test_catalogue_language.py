@@ -240,6 +240,9 @@ def test_the_english_buy_dialog_reads_english(orcs, user):
     dagger = Equipment.objects.get(slug="daga")
     assert dagger.translations["en"]["description"] in page
     assert ITEM_ES not in page and dagger.description not in page and "Maza" not in page
+    # Listed by kind, then alphabetically in English (the Spanish order puts Hacha after Daga).
+    melee = [page.index(f">{name} — ") for name in ("Axe", "Dagger", "Mace", "Spear", "Sword")]
+    assert melee == sorted(melee)
 
 
 def test_the_english_hire_dialogs_read_english(orcs, user):
@@ -260,9 +263,11 @@ def test_the_odds_page_names_the_weapons_in_the_readers_language(content, user):
     english = client_in("en", user).get(reverse("rules-odds")).content.decode()
     assert ">Sword</option>" in english and ">Long Bow</option>" in english
     assert ">Espada</option>" not in english
+    assert "WS <input" in english and "HA <input" not in english  # the profile's English
     with translation.override("es"):
         spanish = client_in("es", user).get(reverse("rules-odds")).content.decode()
     assert ">Espada</option>" in spanish and ">Sword</option>" not in spanish
+    assert "HA <input" in spanish
 
 
 # --- the API ------------------------------------------------------------------------------------

@@ -145,7 +145,8 @@ def test_hiring_with_htmx_redirects_the_page(player, warband):
     )
     assert answer.status_code == 204
     assert answer["HX-Redirect"] == reverse("warband-sheet", args=[warband.pk])
-    assert warband.fighters.get().name == "Batidor de Bree"  # empty name: the sword's own
+    # Empty name: the sword's own, as the dialog showed it (in the hirer's language).
+    assert warband.fighters.get().name == "Bree Scout"
 
 
 @pytest.mark.parametrize("partial", [True, False])

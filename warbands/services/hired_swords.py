@@ -73,7 +73,7 @@ def hired_sword_hire(
                 % {"sword": fighter_type.display_name, "max": most}
             }
         )
-    name = limits.clean_name(name or fighter_type.name)
+    name = limits.clean_name(name or fighter_type.display_name)
     fee = fighter_type.cost
     check_affordable(locked, fee, _("Hiring %(name)s") % {"name": fighter_type.display_name})
     hired = Fighter.objects.create(

@@ -3,6 +3,8 @@ an item."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -50,6 +52,13 @@ def _entries(warband: Warband, fighter, group):
     )
 
 
+def _sort_key(name: str) -> str:
+    """A name as a reader alphabetises it: accents and case aside ("Élfico" among the E)."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
+    ).casefold()
+
+
 def _buy_context(warband, fighter, group, form) -> dict:
     """Each item the holder may buy, with what it does, its price, and why it is free; or why
     nothing can be bought."""
@@ -76,6 +85,8 @@ def _buy_context(warband, fighter, group, form) -> dict:
                 "free": free,
             }
         )
+    # By kind, then by name in the reader's language (the query orders by the Spanish name).
+    options.sort(key=lambda option: (option["item"].kind, _sort_key(option["item"].display_name)))
     why_none = ""
     if not options and holder is not None:
         if holder.fighter_type.equipment_list_id is None:
