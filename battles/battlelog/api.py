@@ -22,7 +22,6 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
 )
 from rest_framework import serializers, status
@@ -143,14 +142,7 @@ class BattleLogView(BattleAPIView):
 
     @extend_schema(
         request=EntrySerializer,
-        responses={
-            201: answers.LogEntrySerializer,
-            200: OpenApiResponse(
-                answers.LogEntrySerializer,
-                description=_("This client_id was posted before: its entry, unchanged."),
-            ),
-            **answers.WRITE_ERRORS,
-        },
+        responses=answers.ENTRY_WRITTEN,
         summary="Append an entry (idempotent by client_id)",
         examples=[
             OpenApiExample(
@@ -268,14 +260,7 @@ class BattleSetupView(BattleAPIView):
 
     @extend_schema(
         request=SetupSerializer,
-        responses={
-            201: answers.LogEntrySerializer,
-            200: OpenApiResponse(
-                answers.LogEntrySerializer,
-                description=_("This client_id was posted before: its entry, unchanged."),
-            ),
-            **answers.WRITE_ERRORS,
-        },
+        responses=answers.ENTRY_WRITTEN,
         summary="Set up",
     )
     def post(self, request, pk: int):

@@ -212,3 +212,12 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 READ_ERRORS = errors(401, 404)
 WRITE_ERRORS = errors(400, 401, 403, 404, 409)
+ENTRY_WRITTEN = {
+    201: LogEntrySerializer,
+    200: OpenApiResponse(
+        LogEntrySerializer,
+        description=_("This client_id was posted before: its entry, unchanged."),
+    ),
+    **WRITE_ERRORS,
+}
+"""What writing an entry answers (idempotent by ``client_id``)."""

@@ -28,6 +28,7 @@ from battles.models import Battle, BattleLogEntry
 from rules.api.serializers import MAX_SEED, AttackSerializer
 from rules.engine import WEAPONS, Dice, RulesError
 from rules.engine.tracker import (
+    KINDS,
     BattleState,
     TrackerError,
     challenge_overkill,
@@ -38,17 +39,7 @@ from rules.engine.tracker import (
 from rules.presenters import rules_error_to_validation
 from rules.situations import SituationError, build_situation
 
-WRITABLE_KINDS = (
-    "turn",
-    "status",
-    "check",
-    "attack",
-    "challenge",
-    "rout",
-    "finish",
-    "note",
-    "correction",
-)
+WRITABLE_KINDS = tuple(kind for kind in KINDS if kind != "setup")  # the setup: see .prebattle
 PAYLOAD_KEYS = {
     "turn": frozenset({"turn", "side"}),
     "status": frozenset({"fighter", "status", "by", "weapon", "wounds"}),
