@@ -16,7 +16,8 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.utils.translation import pgettext_lazy as pgettext_l
 
 from rules.engine.tables import SERIOUS_INJURY_LABELS
-from rules.presenters import CODE_LABELS
+from rules.presenters import code_label, translate_message
+from rules.presenters import present_steps as translated_steps
 from warbands.models import Equipment, Fighter, Skill, SkillList
 from warbands.models.catalogue import PROFILE_HEADERS, translated
 
@@ -154,32 +155,16 @@ def _param(key: str, value: Any) -> Any:
             return str(RESULT_LABELS[value])
         if value in SERIOUS_INJURY_LABELS:
             return gettext(SERIOUS_INJURY_LABELS[value])
-    if value in CODE_LABELS:
-        return str(CODE_LABELS[value])
-    return value
+    return code_label(key, value)
 
 
 def step_message(template: str, params: dict[str, Any]) -> str:
-    text = gettext(template)
-    if not params:
-        return text
-    try:
-        return text % {key: _param(key, value) for key, value in params.items()}
-    except (KeyError, TypeError, ValueError):
-        # A translation that lost a placeholder must never turn a page into a 500.
-        return template % params
+    return translate_message(template, params, _param)
 
 
 def _engine_result(result: dict[str, Any]) -> dict[str, Any]:
     presented = dict(result)
-    presented["steps"] = [
-        {
-            "code": line["code"],
-            "message": step_message(line["message"], line.get("params") or {}),
-            "params": line.get("params") or {},
-        }
-        for line in result.get("steps", [])
-    ]
+    presented["steps"] = translated_steps(result.get("steps", []), _param)
     presented["rolls"] = [
         {**roll, "purpose": roll_purpose(roll.get("purpose", ""))}
         for roll in result.get("rolls", [])

@@ -5,6 +5,7 @@ translated into the active language and filled with their parameters. Parameter 
 are machine codes (outcomes, statuses, characteristics) are translated too.
 """
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -39,28 +40,34 @@ CODE_LABELS = {
 OUTCOME_ORDER = ("unharmed", "wounded", "knocked_down", "stunned", "out_of_action")
 
 
-def _param(value: Any) -> Any:
+def code_label(key: str, value: Any) -> Any:
+    """A parameter value as read: a machine code (an outcome, a characteristic) in words."""
     if isinstance(value, str) and value in CODE_LABELS:
         return str(CODE_LABELS[value])
     return value
 
 
-def translate_message(template: str, params: dict[str, Any]) -> str:
+def translate_message(
+    template: str, params: dict[str, Any], label: Callable[[str, Any], Any] = code_label
+) -> str:
+    """The engine's message in the active language, each parameter shown by ``label``."""
     text = gettext(template)
     if not params:
         return text
     try:
-        return text % {key: _param(value) for key, value in params.items()}
+        return text % {key: label(key, value) for key, value in params.items()}
     except (KeyError, TypeError, ValueError):
-        # A translation that lost a placeholder must never turn an answer into a 500.
+        # A translation that lost a placeholder must never turn a page or an answer into a 500.
         return template % params
 
 
-def present_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def present_steps(
+    steps: list[dict[str, Any]], label: Callable[[str, Any], Any] = code_label
+) -> list[dict[str, Any]]:
     return [
         {
             "code": step["code"],
-            "message": translate_message(step["message"], step.get("params") or {}),
+            "message": translate_message(step["message"], step.get("params") or {}, label),
             "params": step.get("params") or {},
         }
         for step in steps
