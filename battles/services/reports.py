@@ -7,6 +7,8 @@ content is checked by the pure ``report_check.report_plan`` from facts read here
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -106,20 +108,9 @@ def _write_report(battle: Battle, plan: ReportPlan, participants: dict) -> None:
         if part.fighter_ids is not None:
             participant.fighters.set(part.fighter_ids)
     battle.events.all().delete()
+    # An event's plan names exactly the event's columns.
     BattleEvent.objects.bulk_create(
-        BattleEvent(
-            battle=battle,
-            turn=event.turn,
-            kind=event.kind,
-            actor_id=event.actor_id,
-            actor_warband_id=event.actor_warband_id,
-            target_id=event.target_id,
-            target_warband_id=event.target_warband_id,
-            weapon=event.weapon,
-            voluntary=event.voluntary,
-            notes=event.notes,
-        )
-        for event in plan.events
+        BattleEvent(battle=battle, **asdict(event)) for event in plan.events
     )
 
 
