@@ -3,7 +3,8 @@
 import logging
 
 from celery import current_app, shared_task
-from django.db import connection
+from django.db import DatabaseError, InterfaceError, connection
+from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -15,6 +16,26 @@ logger = logging.getLogger(__name__)
 BACKEND_UNAVAILABLE = (OperationalError, RedisConnectionError, RedisTimeoutError)
 # Publishing may also fail at the socket level.
 BROKER_UNAVAILABLE = (*BACKEND_UNAVAILABLE, OSError)
+# What the database raises when it blinks (a dropped connection, a failover): worth a retry.
+DATABASE_HICCUPS = (DatabaseOperationalError, InterfaceError, DatabaseError)
+
+
+def idempotent_task(name: str, *, time_limit: int, soft_time_limit: int):
+    """``shared_task`` for a task that is safe to run twice (it locks and checks before it
+    writes): acknowledged late, delivered again if its worker dies, retried up to six times with
+    a growing pause (2 s doubling, at most a minute, jittered) when the database blinks."""
+    return shared_task(
+        name=name,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        autoretry_for=DATABASE_HICCUPS,
+        retry_backoff=2,
+        retry_backoff_max=60,
+        retry_jitter=True,
+        max_retries=6,
+        time_limit=time_limit,
+        soft_time_limit=soft_time_limit,
+    )
 
 
 @shared_task(

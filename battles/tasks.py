@@ -12,8 +12,8 @@ never import this module. ``BattlesConfig.ready`` imports it so every process kn
 """
 
 from celery import shared_task
-from django.db import DatabaseError, InterfaceError, OperationalError
 
+from annuminas.tasks import idempotent_task
 from battles.postbattle import (
     jobs_sweep_stuck,
     postbattle_applied_notify,
@@ -23,52 +23,21 @@ from battles.postbattle import (
 from battles.scoring import STANDINGS_TIME_LIMIT, standings_recompute_job_run
 
 
-@shared_task(
-    name="battles.postbattle_run",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=6,
-    time_limit=120,
-    soft_time_limit=100,
-)
+@idempotent_task("battles.postbattle_run", time_limit=120, soft_time_limit=100)
 def postbattle_run_task(run_id: int) -> dict:
 
     (run,) = postbattle_runs_apply(run_ids=[run_id])
     return {"run": run.pk, "status": run.status}
 
 
-@shared_task(
-    name="battles.postbattle_notify",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
-    retry_backoff=2,
-    max_retries=6,
-    time_limit=60,
-    soft_time_limit=50,
-)
+@idempotent_task("battles.postbattle_notify", time_limit=60, soft_time_limit=50)
 def postbattle_notify_task(run_id: int) -> int:
     """Notifications after a run was applied (idempotent: each is recorded once)."""
 
     return postbattle_applied_notify(run_id=run_id)
 
 
-@shared_task(
-    name="battles.postbattle_runs",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=6,
-    time_limit=300,
-    soft_time_limit=240,
-)
+@idempotent_task("battles.postbattle_runs", time_limit=300, soft_time_limit=240)
 def postbattle_runs_task(run_ids: list[int]) -> dict:
     """A chunk of a round's runs (same guarantees as ``postbattle_run_task``, per run)."""
 
@@ -89,14 +58,10 @@ def standings_recompute_task() -> int:
     return standings_recompute_all()
 
 
-@shared_task(
-    name="battles.standings_recompute_campaign",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError, DatabaseError),
-    retry_backoff=2,
-    max_retries=6,
-    time_limit=STANDINGS_TIME_LIMIT,  # the sweeper fails a job running longer than this
+# The sweeper fails a job running longer than STANDINGS_TIME_LIMIT.
+@idempotent_task(
+    "battles.standings_recompute_campaign",
+    time_limit=STANDINGS_TIME_LIMIT,
     soft_time_limit=STANDINGS_TIME_LIMIT - 60,
 )
 def standings_recompute_campaign_task(job_id: int) -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import DatabaseError, InterfaceError, OperationalError
+
+from annuminas.tasks import idempotent_task
 
 from .services import (
     backoff,
@@ -14,21 +15,8 @@ from .services import (
     webhook_delivery_attempt,
 )
 
-DATABASE_HICCUPS = (OperationalError, InterfaceError, DatabaseError)
 
-
-@shared_task(
-    name="battles.notification_dispatch",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=DATABASE_HICCUPS,
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=6,
-    time_limit=120,
-    soft_time_limit=100,
-)
+@idempotent_task("battles.notification_dispatch", time_limit=120, soft_time_limit=100)
 def notification_dispatch_task(event_id: int) -> dict:
     result = notification_event_dispatch(event_id=event_id)
     return {"event": event_id, "notifications": result.notifications, "emails": result.emails}
