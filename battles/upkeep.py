@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annuminas.errors import Conflict
 from warbands.models import Fighter
 from warbands.services.hired_swords import hired_sword_leave, hired_sword_pay_upkeep
 from warbands.services.undo import no_undo_point
 
 from .models import PendingDecision, PostBattleRun
+from .pending import decision_settle
 
 PAY = "pay"
 LEAVE = "leave"
@@ -87,24 +86,11 @@ def answer_upkeep(decision: PendingDecision, choice: Any) -> bool:
 def upkeep_answer(*, decision: PendingDecision, user, choice: Any) -> PendingDecision:
     """The owner answers an upkeep decision: ``"pay"`` or ``"leave"``. A payment the treasury
     cannot cover is refused and the decision stays open (he may still let the sword go)."""
-    decision = (
-        PendingDecision.objects.select_for_update(of=("self",))
-        .select_related("warband", "fighter")
-        .get(pk=decision.pk)
-    )
     if decision.kind != PendingDecision.Kind.UPKEEP:
         raise ValidationError(_("This is not a hired sword's upkeep."))
-    if decision.warband.owner_id != getattr(user, "pk", None):
-        raise PermissionDenied(
-            _("Only the owner of %(warband)s decides this.") % {"warband": decision.warband.name}
-        )
-    if decision.status != PendingDecision.Status.OPEN:
-        raise Conflict(_("This decision was already taken."))
-    declined = answer_upkeep(decision, choice)
-    decision.choice = choice
-    decision.status = (
-        PendingDecision.Status.DECLINED if declined else PendingDecision.Status.ANSWERED
+    return decision_settle(
+        decision=decision,
+        user=user,
+        choice=choice,
+        handlers={PendingDecision.Kind.UPKEEP: answer_upkeep},
     )
-    decision.answered_at = timezone.now()
-    decision.save(update_fields=["choice", "status", "answered_at"])
-    return decision

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from annuminas.errors import Conflict
 from rules.engine.dice import Dice
 from rules.engine.postbattle import EffectKind, characteristic_advance, hero_advance
 from warbands import services as roster
@@ -23,6 +21,7 @@ from warbands.postbattle import (
 from ..models import (
     PendingDecision,
 )
+from ..pending import decision_settle
 from ..upkeep import answer_upkeep
 from ._common import _profile, _race_maximum, _skill_options
 
@@ -35,33 +34,15 @@ def decision_answer(*, decision: PendingDecision, user, choice: Any) -> PendingD
     characteristic: "ws"/"bs"…; skill: a skill slug; lads_got_talent: {"fighter": id,
     "skill_lists": [slug, slug]}; captive: "ransom"/"sell"/"exchange"; rare_item: a slug to buy
     or null to decline."""
-    decision = (
-        PendingDecision.objects.select_for_update(of=("self",))
-        .select_related("warband", "fighter", "group")
-        .get(pk=decision.pk)
-    )
-    if decision.warband.owner_id != getattr(user, "pk", None):
-        raise PermissionDenied(
-            _("Only the owner of %(warband)s decides this.") % {"warband": decision.warband.name}
-        )
-    if decision.status != PendingDecision.Status.OPEN:
-        raise Conflict(_("This decision was already taken."))
-    handler = {
+    handlers = {
         PendingDecision.Kind.CHARACTERISTIC: _answer_characteristic,
         PendingDecision.Kind.SKILL: _answer_skill,
         PendingDecision.Kind.LADS_GOT_TALENT: _answer_talent,
         PendingDecision.Kind.CAPTIVE: _answer_captive,
         PendingDecision.Kind.RARE_ITEM: _answer_rare_item,
         PendingDecision.Kind.UPKEEP: answer_upkeep,
-    }[decision.kind]
-    declined = handler(decision, choice)
-    decision.choice = choice
-    decision.status = (
-        PendingDecision.Status.DECLINED if declined else PendingDecision.Status.ANSWERED
-    )
-    decision.answered_at = timezone.now()
-    decision.save(update_fields=["choice", "status", "answered_at"])
-    return decision
+    }
+    return decision_settle(decision=decision, user=user, choice=choice, handlers=handlers)
 
 
 def _record(decision: PendingDecision, **extra) -> dict:
