@@ -308,6 +308,13 @@ class RoundDatesSerializer(serializers.Serializer):
         return dates
 
 
+def version_field() -> serializers.IntegerField:
+    """The battle's ``version`` the client read (or ``If-Match``): a stale one is a 409."""
+    return serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
+    )
+
+
 class GenerateSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=[Round.Method.SWISS, Round.Method.RATING])
 
@@ -318,9 +325,7 @@ class PairingSerializer(serializers.Serializer):
     )
     round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
     scenario = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    version = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
-    )
+    version = version_field()
 
 
 class ParticipantReportSerializer(serializers.Serializer):
@@ -384,9 +389,7 @@ def report_from_data(data: dict) -> Report:
 
 
 class ReportSerializer(serializers.Serializer):
-    version = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
-    )
+    version = version_field()
     scenario = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     is_draw = serializers.BooleanField(default=False)
     winners = serializers.ListField(
@@ -396,14 +399,9 @@ class ReportSerializer(serializers.Serializer):
     events = EventReportSerializer(many=True, default=list)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
-    def to_report(self) -> Report:
-        return report_from_data(self.validated_data)
-
 
 class VersionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
-    )
+    version = version_field()
 
 
 class DisputeSerializer(VersionSerializer):

@@ -388,18 +388,22 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         services.pairing_delete(battle=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
+    def _write(self, request, serializer_class) -> tuple[Battle, dict, int | None]:
+        """What every write opens with: the battle (404, or 401 for an anonymous caller), the
+        checked body (400) and the version the client read (body or ``If-Match``)."""
+        battle = self.get_object()
+        data = serializer_class(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = data.validated_data
+        return battle, body, BATTLE_VERSION.expected_version(request, body=body)
+
     @extend_schema(request=s.PairingSerializer, responses=s.BattleDetailSerializer)
     @action(detail=True, methods=["put"])
     def pairing(self, request, pk=None):
         """Change the warbands of a scheduled battle by hand (organisers)."""
-        battle = self.get_object()
-        data = s.PairingSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        battle, body, version = self._write(request, s.PairingSerializer)
         battle = services.pairing_edit(
-            battle=battle,
-            by=request.user,
-            warband_ids=data.validated_data["warbands"],
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
+            battle=battle, by=request.user, warband_ids=body["warbands"], expected_version=version
         )
         return self._answer(battle)
 
@@ -407,14 +411,10 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def report(self, request, pk=None):
         """A participant reports the battle: scheduled → reported."""
-        battle = self.get_object()
-        data = s.ReportSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        battle, body, version = self._write(request, s.ReportSerializer)
+        report = s.report_from_data(body)
         battle = services.battle_report(
-            battle=battle,
-            reporter=request.user,
-            report=data.to_report(),
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
+            battle=battle, reporter=request.user, report=report, expected_version=version
         )
         return self._answer(battle)
 
@@ -422,28 +422,17 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
         """The opponent (or an organiser) confirms: reported → confirmed."""
-        battle = self.get_object()
-        data = s.VersionSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        battle = services.battle_confirm(
-            battle=battle,
-            by=request.user,
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
-        )
+        battle, _body, version = self._write(request, s.VersionSerializer)
+        battle = services.battle_confirm(battle=battle, by=request.user, expected_version=version)
         return self._answer(battle)
 
     @extend_schema(request=s.DisputeSerializer, responses=s.BattleDetailSerializer)
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
         """The opponent disputes the report with a reason: reported → disputed."""
-        battle = self.get_object()
-        data = s.DisputeSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        battle, body, version = self._write(request, s.DisputeSerializer)
         battle = services.battle_dispute(
-            battle=battle,
-            by=request.user,
-            reason=data.validated_data["reason"],
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
+            battle=battle, by=request.user, reason=body["reason"], expected_version=version
         )
         return self._answer(battle)
 
@@ -451,16 +440,14 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def settle(self, request, pk=None):
         """An organiser settles a dispute, optionally rewriting the report: → confirmed."""
-        battle = self.get_object()
-        data = s.SettleSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        report = data.validated_data.get("report")
+        battle, body, version = self._write(request, s.SettleSerializer)
+        report = s.report_from_data(body["report"]) if body.get("report") else None
         battle = services.battle_settle(
             battle=battle,
             by=request.user,
-            reason=data.validated_data["reason"],
-            report=s.report_from_data(report) if report else None,
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
+            reason=body["reason"],
+            report=report,
+            expected_version=version,
         )
         return self._answer(battle)
 
@@ -468,15 +455,13 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"])
     def correct(self, request, pk=None):
         """An organiser corrects a confirmed report; the correction is recorded."""
-        battle = self.get_object()
-        data = s.CorrectSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        battle, body, version = self._write(request, s.CorrectSerializer)
         battle = services.battle_correct(
             battle=battle,
             by=request.user,
-            reason=data.validated_data["reason"],
-            report=s.report_from_data(data.validated_data["report"]),
-            expected_version=BATTLE_VERSION.expected_version(request, body=data.validated_data),
+            reason=body["reason"],
+            report=s.report_from_data(body["report"]),
+            expected_version=version,
         )
         return self._answer(battle)
 
