@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,6 +18,7 @@ from annuminas.errors import Conflict
 
 from . import access
 from .models import Battle, Job, PendingDecision, PostBattleRun, Round
+from .pages import service_error_message
 from .postbattle import battle_resolve_start, battle_revert, decision_answer, round_resolve_start
 from .postbattle_presenters import Names, present_decision, present_steps
 
@@ -26,9 +29,14 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
     )
 
 
-def _error(request: HttpRequest, error: Exception) -> None:
-    for message in getattr(error, "messages", None) or [str(getattr(error, "detail", error))]:
-        messages.error(request, message)
+def _to_job(request: HttpRequest, start: Callable[[], Job], back: HttpResponse) -> HttpResponse:
+    """Start a resolve job and follow its progress; if the service refuses, ``back`` says why."""
+    try:
+        job = start()
+    except (ValidationError, Conflict) as error:
+        service_error_message(request, error)
+        return back
+    return redirect("job-detail", pk=job.pk)
 
 
 @login_required
@@ -86,12 +94,11 @@ def battle_postbattle_resolve(request: HttpRequest, pk: int) -> HttpResponse:
         or access.is_participant(request.user, battle)
     ):
         raise PermissionDenied
-    try:
-        job = battle_resolve_start(battle=battle, user=request.user)
-    except (ValidationError, Conflict) as error:
-        _error(request, error)
-        return redirect("battle-postbattle", pk=pk)
-    return redirect("job-detail", pk=job.pk)
+    return _to_job(
+        request,
+        lambda: battle_resolve_start(battle=battle, user=request.user),
+        redirect("battle-postbattle", pk=pk),
+    )
 
 
 @login_required
@@ -116,7 +123,7 @@ def battle_postbattle_revert(request: HttpRequest, pk: int) -> HttpResponse:
         battle_revert(battle=battle, user=request.user)
         messages.success(request, _("The post-battle sequence was reverted."))
     except (ValidationError, Conflict) as error:
-        _error(request, error)
+        service_error_message(request, error)
     return redirect("battle-postbattle", pk=pk)
 
 
@@ -130,12 +137,11 @@ def round_resolve(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         campaign__slug=slug,
         number=number,
     )
-    try:
-        job = round_resolve_start(round=round, user=request.user)
-    except (ValidationError, Conflict) as error:
-        _error(request, error)
-        return redirect("campaign-detail", slug=slug)
-    return redirect("job-detail", pk=job.pk)
+    return _to_job(
+        request,
+        lambda: round_resolve_start(round=round, user=request.user),
+        redirect("campaign-detail", slug=slug),
+    )
 
 
 def _job(request: HttpRequest, pk: int) -> Job:
@@ -191,5 +197,5 @@ def decision_answer_page(request: HttpRequest, pk: int) -> HttpResponse:
         decision_answer(decision=decision, user=request.user, choice=choice)
         messages.success(request, _("Decision recorded."))
     except (ValidationError, Conflict) as error:
-        _error(request, error)
+        service_error_message(request, error)
     return redirect("battle-postbattle", pk=battle_id)

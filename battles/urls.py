@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import postbattle_views, views
+from . import battle_views, postbattle_views, views
 
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign-list"),
@@ -15,8 +15,8 @@ urlpatterns = [
         views.campaign_standings_csv,
         name="campaign-standings-csv",
     ),
-    path("battles/<id:pk>/", views.battle_detail, name="battle-detail"),
-    path("battles/<id:pk>/report/", views.battle_report, name="battle-report"),
+    path("battles/<id:pk>/", battle_views.battle_detail, name="battle-detail"),
+    path("battles/<id:pk>/report/", battle_views.battle_report, name="battle-report"),
     path(
         "battles/<id:pk>/postbattle/",
         postbattle_views.battle_postbattle,

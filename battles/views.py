@@ -6,11 +6,9 @@ may not take answers 403. Service errors come back to the page as messages or fo
 
 from __future__ import annotations
 
-from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -26,57 +24,31 @@ from .confirmations import manage_confirmation
 from .exports import csv_filename, standings_csv
 from .forms import (
     CampaignForm,
-    EventForm,
     GenerateForm,
     JoinForm,
     OrganiserForm,
     PairingForm,
-    ReasonForm,
-    ReportForm,
     RoundDatesForm,
     add_service_errors,
 )
-from .models import Battle, Campaign, Membership, Round
+from .models import Campaign, Membership, Round
+from .pages import (
+    form_write,
+    login_or_404,
+    organised_campaign,
+    service_error_message,
+    visible_or_login,
+)
 from .presets import PRESETS
 from .round_schedule import round_open_scheduled, round_schedule
 from .scoring import standings_with_points
 
-EVENT_ROWS = 6
-MAX_EVENT_ROWS = 60
-
 
 def _visible_campaign(request: HttpRequest, slug: str) -> Campaign:
     """The campaign page data, or: anonymous → login; not allowed to see it → 404."""
-    try:
-        return selectors.campaign_detail(user=request.user, slug=slug)
-    except Http404:
-        if not request.user.is_authenticated:
-            raise PermissionDenied from None
-        raise
-
-
-def _login_or_404(view):
-    """Anonymous visitors of a page they cannot see are sent to log in, others get 404."""
-
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except PermissionDenied:
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            raise
-
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
-    return wrapper
-
-
-def _service_error_message(request: HttpRequest, error: Exception) -> None:
-    if isinstance(error, ValidationError):
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.error(request, str(getattr(error, "detail", error)))
+    return visible_or_login(
+        request, lambda: selectors.campaign_detail(user=request.user, slug=slug)
+    )
 
 
 def campaign_list(request: HttpRequest) -> HttpResponse:
@@ -129,9 +101,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    campaign = selectors.campaign_detail(user=request.user, slug=slug)
-    if not access.is_organiser(request.user, campaign):
-        raise PermissionDenied
+    campaign = organised_campaign(request, slug)
     form = CampaignForm(request.POST or None, initial=CampaignForm.initial_for(campaign))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -142,18 +112,14 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
             "preset": data["preset"],
             **form.house_rules(creating=False),
         }
-        try:
-            services.campaign_update(
-                campaign=campaign,
-                by=request.user,
-                changes=changes,
-                allowed_warband_types=data["allowed_warband_types"],
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        except Conflict as error:
-            form.add_error(None, str(error.detail))
-        else:
+        if form_write(
+            form,
+            services.campaign_update,
+            campaign=campaign,
+            by=request.user,
+            changes=changes,
+            allowed_warband_types=data["allowed_warband_types"],
+        ):
             messages.success(request, _("House rules saved."))
             return redirect(campaign)
     return render(
@@ -163,7 +129,7 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@_login_or_404
+@login_or_404
 def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     organiser = access.is_organiser(request.user, campaign)
@@ -228,7 +194,7 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         done = _campaign_manage_run(op, campaign=campaign, user=request.user, post=request.POST)
     except (ValidationError, Conflict) as error:
-        _service_error_message(request, error)
+        service_error_message(request, error)
     else:
         messages.success(request, done)
     return redirect(campaign)
@@ -292,7 +258,7 @@ def _campaign_manage_run(op: str, *, campaign: Campaign, user, post) -> str:
         services.pairing_edit(
             battle=battle,
             by=user,
-            warband_ids=[n for n in map(parse_id, post.getlist("warbands")) if n is not None],
+            warband_ids=_posted_ids(post, "warbands"),
         )
         return _("Pairing changed.")
     services.pairing_delete(battle=battle, by=user)
@@ -311,23 +277,16 @@ def campaign_join(request: HttpRequest) -> HttpResponse:
         campaign = Campaign.objects.filter(join_code=code).first()
         if campaign is None:
             form.add_error("join_code", _("No campaign has that join code."))
-        else:
-            try:
-                services.campaign_join(
-                    campaign=campaign,
-                    user=request.user,
-                    warband=form.cleaned_data["warband"],
-                    join_code=code,
-                )
-            except ValidationError as error:
-                add_service_errors(form, error)
-            except Conflict as error:
-                form.add_error(None, str(error.detail))
-            else:
-                messages.success(
-                    request, _("You joined %(campaign)s.") % {"campaign": campaign.name}
-                )
-                return redirect(campaign)
+        elif form_write(
+            form,
+            services.campaign_join,
+            campaign=campaign,
+            user=request.user,
+            warband=form.cleaned_data["warband"],
+            join_code=code,
+        ):
+            messages.success(request, _("You joined %(campaign)s.") % {"campaign": campaign.name})
+            return redirect(campaign)
     return render(request, "battles/campaign_join.html", {"form": form})
 
 
@@ -348,7 +307,7 @@ def _round_number(request: HttpRequest) -> int | None:
     return parse_id(value)
 
 
-@_login_or_404
+@login_or_404
 def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     number = _round_number(request)
@@ -389,7 +348,7 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@_login_or_404
+@login_or_404
 def campaign_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     number = _round_number(request)
@@ -400,188 +359,3 @@ def campaign_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{csv_filename(campaign, number)}"'
     return response
-
-
-def _visible_battle(request: HttpRequest, pk: int) -> Battle:
-    try:
-        return selectors.battle_detail(user=request.user, pk=pk)
-    except Http404:
-        if not request.user.is_authenticated:
-            raise PermissionDenied from None
-        raise
-
-
-@_login_or_404
-@require_http_methods(["GET", "POST"])
-def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    battle = _visible_battle(request, pk)
-    user = request.user
-    if request.method == "POST":
-        if not user.is_authenticated:
-            raise PermissionDenied
-        op = request.POST.get("op")
-        version = request.POST.get("version")
-        version = parse_id(version)
-        try:
-            if op == "confirm":
-                services.battle_confirm(battle=battle, by=user, expected_version=version)
-                done = _("Report confirmed: the result counts.")
-            elif op == "dispute":
-                services.battle_dispute(
-                    battle=battle, by=user, reason=request.POST.get("reason", ""),
-                    expected_version=version,
-                )  # fmt: skip
-                done = _("Report disputed: an organiser will settle it.")
-            elif op == "settle":
-                services.battle_settle(
-                    battle=battle, by=user, reason=request.POST.get("reason", ""),
-                    expected_version=version,
-                )  # fmt: skip
-                done = _("Settled by an organiser: the report is confirmed.")
-            else:
-                raise Http404
-        except (ValidationError, Conflict) as error:
-            _service_error_message(request, error)
-        else:
-            messages.success(request, done)
-        return redirect(battle)
-    organiser = access.is_organiser(user, battle.campaign)
-    writable = not battle.campaign.archived
-    return render(
-        request,
-        "battles/battle_detail.html",
-        {
-            "battle": battle,
-            "participants": list(battle.participants.all()),
-            "events": list(battle.events.all()),
-            "corrections": list(battle.corrections.all()),
-            "is_organiser": organiser,
-            "can_report": writable
-            and battle.status == Battle.Status.SCHEDULED
-            and access.can_report(user, battle),
-            "can_confirm": writable
-            and battle.status == Battle.Status.REPORTED
-            and access.can_confirm(user, battle),
-            "can_dispute": writable
-            and battle.status == Battle.Status.REPORTED
-            and access.can_dispute(user, battle),
-            "can_settle": writable
-            and organiser
-            and battle.status in (Battle.Status.REPORTED, Battle.Status.DISPUTED),
-            "can_correct": writable and organiser and battle.is_frozen and not battle.is_bye,
-            "reason_form": ReasonForm(),
-        },
-    )
-
-
-def _report_initial(battle: Battle) -> tuple[dict, list[dict]]:
-    """The form filled with the current report (for corrections and settlements)."""
-    initial = {
-        "scenario": battle.scenario,
-        "is_draw": battle.is_draw,
-        "notes": battle.notes,
-        "winners": [str(p.warband_id) for p in battle.participants.all() if p.result == "win"],
-    }
-    for participant in battle.participants.all():
-        prefix = f"w{participant.warband_id}"
-        initial[f"{prefix}_fighters"] = [str(f.pk) for f in participant.fighters.all()]
-        initial[f"{prefix}_routed"] = participant.routed
-        initial[f"{prefix}_voluntary"] = participant.voluntary_rout
-    events = []
-    for event in battle.events.all():
-        actor = (
-            f"f{event.actor_id}"
-            if event.actor_id
-            else (f"w{event.actor_warband_id}" if event.actor_warband_id else "")
-        )
-        target = (
-            f"f{event.target_id}"
-            if event.target_id
-            else (f"w{event.target_warband_id}" if event.target_warband_id else "")
-        )
-        events.append({"turn": event.turn, "kind": event.kind, "actor": actor, "target": target,
-                       "weapon": event.weapon, "voluntary": event.voluntary})  # fmt: skip
-    return initial, events
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
-    """Report a scheduled battle; organisers also settle or correct a report here."""
-    battle = selectors.battle_detail(user=request.user, pk=pk)
-    user = request.user
-    organiser = access.is_organiser(user, battle.campaign)
-    correcting = (
-        battle.status in (Battle.Status.DISPUTED, Battle.Status.REPORTED) or battle.is_frozen
-    )
-    if battle.is_bye:
-        raise Http404
-    if correcting:
-        if not organiser:
-            raise PermissionDenied
-    elif not access.can_report(user, battle):
-        raise PermissionDenied
-    participants = list(battle.participants.all())
-    fighters = selectors.battle_roster_choices(battle)
-    if correcting:
-        initial, event_initial = _report_initial(battle)
-    else:
-        initial = {
-            f"w{p.warband_id}_fighters": [
-                str(f.pk) for f in fighters.get(p.warband_id, []) if f.status == "active"
-            ]
-            for p in participants
-        }
-        initial["scenario"] = battle.scenario
-        event_initial = []
-    rows = request.GET.get("rows", "")
-    extra = min(parse_id(rows), MAX_EVENT_ROWS) if parse_id(rows) is not None else EVENT_ROWS
-    EventFormSet = django_forms.formset_factory(EventForm, extra=extra, max_num=MAX_EVENT_ROWS)
-    side_choices = ReportForm.side_choices(participants, fighters)
-    form = ReportForm(
-        request.POST or None,
-        initial=initial,
-        participants=participants,
-        fighters_by_warband=fighters,
-        with_reason=correcting,
-    )
-    formset = EventFormSet(
-        request.POST or None,
-        initial=event_initial,
-        prefix="events",
-        form_kwargs={"side_choices": side_choices},
-    )
-    if request.method == "POST" and form.is_valid() and formset.is_valid():
-        events = [f.to_event() for f in formset.forms if f.cleaned_data and not f.is_blank()]
-        report = form.to_report(events)
-        version = request.POST.get("version")
-        version = parse_id(version)
-        try:
-            if battle.is_frozen:
-                services.battle_correct(battle=battle, by=user, reason=form.cleaned_data["reason"],
-                                        report=report, expected_version=version)  # fmt: skip
-            elif correcting:
-                services.battle_settle(battle=battle, by=user, reason=form.cleaned_data["reason"],
-                                       report=report, expected_version=version)  # fmt: skip
-            else:
-                services.battle_report(battle=battle, reporter=user, report=report,
-                                       expected_version=version)  # fmt: skip
-        except ValidationError as error:
-            add_service_errors(form, error)
-        except Conflict as error:
-            form.add_error(None, str(error.detail))
-        else:
-            messages.success(request, _("Battle report saved."))
-            return redirect(battle)
-    return render(
-        request,
-        "battles/battle_report.html",
-        {
-            "battle": battle,
-            "form": form,
-            "formset": formset,
-            "correcting": correcting,
-            "more_rows": min(extra + EVENT_ROWS, MAX_EVENT_ROWS),
-            "scenarios": ReportForm.scenario_suggestions(),
-        },
-    )

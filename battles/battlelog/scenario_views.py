@@ -7,14 +7,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annuminas.errors import Conflict
-from battles import access, selectors
+from battles.pages import organised_campaign
 
 from .scenarios import DEFAULT_SCENARIOS, campaign_scenarios_set, own_scenarios
 
@@ -36,9 +36,7 @@ def _rows(form) -> list[dict[str, Any]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_scenarios_page(request: HttpRequest, slug: str) -> HttpResponse:
-    campaign = selectors.campaign_detail(user=request.user, slug=slug)
-    if not access.is_organiser(request.user, campaign):
-        raise PermissionDenied
+    campaign = organised_campaign(request, slug)
     rows = own_scenarios(campaign)
     errors: list[str] = []
     if request.method == "POST":
