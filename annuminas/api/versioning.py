@@ -28,10 +28,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
-ETAG = re.compile(r'^(?:W/)?"?(?:(?P<kind>[a-z_]+)-\d+-v)?(?P<version>\d+)"?$')
+# Our ETags: ``"warband-7-v3"``, and for a read whose words follow the reader's language
+# ``"warband-7-v3-en"`` (so a client that switches language never gets a 304 for the other
+# language's body). As If-Match, each gives the version.
+ETAG = re.compile(
+    r'^(?:W/)?"?(?:(?P<kind>[a-z_]+)-\d+-v)?(?P<version>\d+)(?:-[a-z]{2}(?:-[a-z0-9]+)?)?"?$'
+)
 VERSION_LIMIT = 2**31
 
 
@@ -48,6 +54,10 @@ class VersionedKind:
 
     def etag(self, pk: int, version: int) -> str:
         return f'"{self.kind}-{pk}-v{version}"'
+
+    def read_etag(self, pk: int, version: int) -> str:
+        """The ETag of a read in the active language (its answers to If-None-Match)."""
+        return f'"{self.kind}-{pk}-v{version}-{get_language() or "es"}"'
 
     def expected_version(
         self, request, *, body: Mapping[str, Any] | None = None, required: bool = False

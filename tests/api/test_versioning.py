@@ -2,6 +2,7 @@
 both disagreeing, malformed; and the warbands and battles APIs both follow it."""
 
 import pytest
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
@@ -84,6 +85,34 @@ def test_the_etag_is_what_the_header_reads_back():
     etag = WARBAND.etag(7, 3)
     assert etag == '"warband-7-v3"'
     assert WARBAND.expected_version(request(if_match=etag)) == 3
+
+
+def test_a_read_etag_carries_its_language_and_still_gives_the_version():
+    with translation.override("en"):
+        etag = WARBAND.read_etag(7, 3)
+    assert etag == '"warband-7-v3-en"'
+    assert WARBAND.expected_version(request(if_match=etag)) == 3
+    assert WARBAND.expected_version(request(if_match='W/"warband-7-v3-es"')) == 3
+
+
+@pytest.mark.django_db
+def test_a_304_only_for_the_language_it_was_read_in(league):
+    """A client that switches language gets the sheet in its new language, not a 304 for the
+    body it holds in the other; the read's ETag is a good If-Match for the next write."""
+    warband = league.warband(0)
+    api = APIClient()
+    api.force_authenticate(warband.owner)
+    for url in (f"/api/v1/warbands/{warband.pk}/", f"/api/v1/warbands/{warband.pk}/sheet/"):
+        spanish = api.get(url, HTTP_ACCEPT_LANGUAGE="es")
+        assert spanish.status_code == 200
+        same = api.get(url, HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=spanish["ETag"])
+        assert same.status_code == 304
+        in_english = api.get(url, HTTP_ACCEPT_LANGUAGE="en", HTTP_IF_NONE_MATCH=spanish["ETag"])
+        assert in_english.status_code == 200 and in_english["ETag"] != spanish["ETag"]
+    write = api.patch(
+        f"/api/v1/warbands/{warband.pk}/", {"notes": "Z"}, HTTP_IF_MATCH=in_english["ETag"]
+    )
+    assert write.status_code == 200, write.content
 
 
 # --- both APIs follow the rule ---------------------------------------------------------------

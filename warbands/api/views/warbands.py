@@ -24,6 +24,7 @@ from ._common import (
     ERRORS,
     ID_REGEX,
     IF_MATCH,
+    WARBAND_VERSION,
     expected_version,
     fighter_payload,
     group_payload,
@@ -107,11 +108,12 @@ class WarbandViewSet(
     )
     def retrieve(self, request, pk=None):
         warband = self.get_object()
-        if request.headers.get("If-None-Match") == warband.etag:
+        etag = WARBAND_VERSION.read_etag(warband.pk, warband.version)
+        if request.headers.get("If-None-Match") == etag:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response(s.WarbandSerializer(warband).data)
-        response["ETag"] = warband.etag
+        response["ETag"] = etag
         return response
 
     @extend_schema(**UPDATE_SCHEMA)
@@ -180,8 +182,9 @@ class WarbandViewSet(
         head = get_object_or_404(
             Warband.objects.only(*KEY_FIELDS, "owner_id"), pk=pk, owner=request.user
         )
-        if request.headers.get("If-None-Match") == head.etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": head.etag})
+        etag = WARBAND_VERSION.read_etag(head.pk, head.version)
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         # The serialized sheet is cached per version (bumped by every roster write) and language
         # (``warbands.sheet_cache``, which also renders it ahead after a write).
         data = cache.get(api_key(head, get_language()))
@@ -190,7 +193,7 @@ class WarbandViewSet(
             data = api_sheet_data(annotate_sheet(head))
             cache.set(api_key(head, get_language()), data, SHEET_CACHE_SECONDS)
         response = Response(data)
-        response["ETag"] = head.etag
+        response["ETag"] = etag
         return response
 
     @extend_schema(
