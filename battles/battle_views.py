@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from annuminas.converters import parse_id
@@ -23,6 +24,24 @@ from .pages import form_write, login_or_404, service_error_message, visible_or_l
 
 EVENT_ROWS = 6
 MAX_EVENT_ROWS = 60
+# The battle page's buttons: the service, whether it takes the posted reason, what it says.
+BATTLE_BUTTONS = {
+    "confirm": (
+        services.battle_confirm,
+        False,
+        gettext_lazy("Report confirmed: the result counts."),
+    ),
+    "dispute": (
+        services.battle_dispute,
+        True,
+        gettext_lazy("Report disputed: an organiser will settle it."),
+    ),
+    "settle": (
+        services.battle_settle,
+        True,
+        gettext_lazy("Settled by an organiser: the report is confirmed."),
+    ),
+}
 
 
 @login_or_404
@@ -33,31 +52,18 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not user.is_authenticated:
             raise PermissionDenied
-        op = request.POST.get("op")
-        version = request.POST.get("version")
-        version = parse_id(version)
+        button = BATTLE_BUTTONS.get(request.POST.get("op"))
+        if button is None:
+            raise Http404
+        service, with_reason, done = button
+        reason = {"reason": request.POST.get("reason", "")} if with_reason else {}
+        version = parse_id(request.POST.get("version"))
         try:
-            if op == "confirm":
-                services.battle_confirm(battle=battle, by=user, expected_version=version)
-                done = _("Report confirmed: the result counts.")
-            elif op == "dispute":
-                services.battle_dispute(
-                    battle=battle, by=user, reason=request.POST.get("reason", ""),
-                    expected_version=version,
-                )  # fmt: skip
-                done = _("Report disputed: an organiser will settle it.")
-            elif op == "settle":
-                services.battle_settle(
-                    battle=battle, by=user, reason=request.POST.get("reason", ""),
-                    expected_version=version,
-                )  # fmt: skip
-                done = _("Settled by an organiser: the report is confirmed.")
-            else:
-                raise Http404
+            service(battle=battle, by=user, expected_version=version, **reason)
         except (ValidationError, Conflict) as error:
             service_error_message(request, error)
         else:
-            messages.success(request, done)
+            messages.success(request, str(done))
         return redirect(battle)
     organiser = access.is_organiser(user, battle.campaign)
     writable = not battle.campaign.archived
