@@ -27,16 +27,13 @@ class Event(models.TextChoices):
     WEBHOOK_DISABLED = "webhook_disabled", _("A webhook was disabled")
 
 
-class NotificationEvent(models.Model):
-    """The outbox: written in the caller's transaction, fanned out by a task after the commit.
-
-    A rolled-back transaction takes its events with it; a sweeper re-sends events that a broker
-    outage left undispatched. ``(event, key)`` is unique, so announcing the same thing twice
-    (a periodic task that runs again) records it once.
-    """
+class EventRecord(models.Model):
+    """What the outbox and an inbox line both record: the event, its idempotency key, its data,
+    and the campaign and battle it concerns."""
 
     event = models.CharField(_("event"), max_length=32, choices=Event.choices)
     key = models.CharField(_("idempotency key"), max_length=200)
+    params = models.JSONField(_("details"), default=dict, blank=True)
     campaign = models.ForeignKey(
         Campaign,
         on_delete=models.CASCADE,
@@ -44,14 +41,6 @@ class NotificationEvent(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("campaign"),
-    )
-    round = models.ForeignKey(
-        Round,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("round"),
     )
     battle = models.ForeignKey(
         Battle,
@@ -61,7 +50,27 @@ class NotificationEvent(models.Model):
         related_name="+",
         verbose_name=_("battle"),
     )
-    params = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class NotificationEvent(EventRecord):
+    """The outbox: written in the caller's transaction, fanned out by a task after the commit.
+
+    A rolled-back transaction takes its events with it; a sweeper re-sends events that a broker
+    outage left undispatched. ``(event, key)`` is unique, so announcing the same thing twice
+    (a periodic task that runs again) records it once.
+    """
+
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("round"),
+    )
     recipient_ids = models.JSONField(
         _("recipients"), null=True, blank=True, help_text=_("Empty: the event's usual readers.")
     )
@@ -80,7 +89,7 @@ class NotificationEvent(models.Model):
         return f"{self.event} · {self.key}"
 
 
-class Notification(models.Model):
+class Notification(EventRecord):
     """One line of a user's inbox: unique per (event, recipient, key)."""
 
     recipient = models.ForeignKey(
@@ -88,25 +97,6 @@ class Notification(models.Model):
         verbose_name=_("recipient"),
         on_delete=models.CASCADE,
         related_name="notifications",
-    )
-    event = models.CharField(_("event"), max_length=32, choices=Event.choices)
-    key = models.CharField(_("idempotency key"), max_length=200)
-    params = models.JSONField(_("details"), default=dict, blank=True)
-    campaign = models.ForeignKey(
-        Campaign,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("campaign"),
-    )
-    battle = models.ForeignKey(
-        Battle,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("battle"),
     )
     read = models.BooleanField(_("read"), default=False)
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)
