@@ -139,6 +139,18 @@ def _answer_talent(decision: PendingDecision, choice: Any) -> bool:
     return False
 
 
+def _captive_money(decision: PendingDecision, warband, amount: int, reason: str, code: str) -> None:
+    """A captive's sale or ransom in one warband's ledger, naming him."""
+    roster.ledger_record(
+        warband=warband,
+        amount=amount,
+        reason=reason,
+        code=code,
+        params={"name": decision.fighter.name},
+        source=decision,
+    )
+
+
 def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
     """The captor sells or releases (exchange) the captive, or offers him back for a ransom;
     a ransom offer becomes the owner's decision: he pays and gets him back, or refuses."""
@@ -151,14 +163,7 @@ def _answer_captive(decision: PendingDecision, choice: Any) -> bool:
     captor = decision.warband
     if choice == "sell":
         captive_gear_to_captor(fighter=captive, captor=captor)
-        roster.ledger_record(
-            warband=captor,
-            amount=value,
-            reason=LedgerEntry.Reason.CAPTURE_SALE,
-            code="captive_sold",
-            params={"name": captive.name},
-            source=decision,
-        )
+        _captive_money(decision, captor, value, LedgerEntry.Reason.CAPTURE_SALE, "captive_sold")
         roster.fighter_kill(fighter=captive, source=decision)
     elif choice == "ransom":
         PendingDecision.objects.create(
@@ -188,22 +193,8 @@ def _answer_ransom_offer(decision: PendingDecision, choice: Any) -> bool:
         return True
     value = int(decision.payload["sale_value"])
     owner, captor = decision.warband, offer.warband
-    roster.ledger_record(
-        warband=owner,
-        amount=-value,
-        reason=LedgerEntry.Reason.RANSOM,
-        code="ransom_paid",
-        params={"name": captive.name},
-        source=decision,
-    )
-    roster.ledger_record(
-        warband=captor,
-        amount=value,
-        reason=LedgerEntry.Reason.RANSOM,
-        code="ransom_received",
-        params={"name": captive.name},
-        source=decision,
-    )
+    _captive_money(decision, owner, -value, LedgerEntry.Reason.RANSOM, "ransom_paid")
+    _captive_money(decision, captor, value, LedgerEntry.Reason.RANSOM, "ransom_received")
     roster.fighter_set_status(fighter=captive, status=Fighter.Status.ACTIVE, source=decision)
     return False
 
