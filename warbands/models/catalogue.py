@@ -10,19 +10,12 @@ from django.db import models
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-PROFILE_FIELDS = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
-CHARACTERISTIC_FIELDS = PROFILE_FIELDS[1:]
-SPANISH_NAMES = {
-    "m": "M",
-    "ws": "HA",
-    "bs": "HP",
-    "s": "F",
-    "t": "R",
-    "w": "H",
-    "i": "I",
-    "a": "A",
-    "ld": "L",
-}
+from rules.engine.profile import CHARACTERISTICS, FIELDS
+from rules.engine.profile import SPANISH_NAMES as SPANISH_NAMES  # re-exported
+
+# The engine's profile is the one source: its fields, and the seed's Spanish names for them.
+PROFILE_FIELDS = FIELDS
+CHARACTERISTIC_FIELDS = CHARACTERISTICS
 # The profile's column headers in the reader's language (HA/HP/F/R/H/L in Spanish).
 PROFILE_HEADERS = {
     "m": pgettext_lazy("profile", "M"),
