@@ -72,11 +72,9 @@ def experience_grid(experience: int, thresholds: tuple[int, ...], boxes: int) ->
     )
 
 
-def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
-    """The holder's special rules in words: its own (injuries add some) and its type's."""
-    slugs = list(
-        dict.fromkeys([*(holder.fighter_type.special_rules or []), *(holder.special_rules or [])])
-    )
+def rule_rows(slugs, index: Mapping[str, Any]) -> list[dict]:
+    """Special rules in words (slug, name, description), in the order given; ``index`` holds
+    the catalogue's rules by slug."""
     rows = []
     for slug in slugs:
         rule = index.get(slug)
@@ -95,31 +93,37 @@ def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
     return rows
 
 
+def special_rule_rows(holder, index: Mapping[str, Any]) -> list[dict]:
+    """The holder's special rules in words: its own (injuries add some) and its type's."""
+    slugs = dict.fromkeys(
+        [*(holder.fighter_type.special_rules or []), *(holder.special_rules or [])]
+    )
+    return rule_rows(slugs, index)
+
+
+def _decorate_holder(holder, thresholds: tuple[int, ...], boxes: int, rules) -> None:
+    """What the sheet shows of a hero or a group: profile, experience grid (at least ``boxes``
+    boxes) and next advance, equipment, special rules in words."""
+    holder.profile_rows = profile_rows(holder, holder.fighter_type)
+    holder.xp_boxes = experience_grid(holder.experience, thresholds, max(boxes, holder.experience))
+    holder.next_advance = next_threshold(thresholds, holder.experience)
+    holder.items = list(holder.equipment.all())
+    holder.rules = special_rule_rows(holder, rules)
+
+
 def decorate_sheet(warband: Warband) -> Warband:
     settings = warband.warband_type.pack.settings or {}
     heroes_thresholds = tuple(hero_thresholds(settings))
     group_thresholds = tuple(henchman_thresholds(settings))
     rules = getattr(warband, "special_rule_index", {})
     for fighter in warband.heroes_all:
-        fighter.profile_rows = profile_rows(fighter, fighter.fighter_type)
-        fighter.xp_boxes = experience_grid(
-            fighter.experience, heroes_thresholds, max(HERO_BOXES, fighter.experience)
-        )
-        fighter.next_advance = next_threshold(heroes_thresholds, fighter.experience)
-        fighter.items = list(fighter.equipment.all())
-        fighter.rules = special_rule_rows(fighter, rules)
+        _decorate_holder(fighter, heroes_thresholds, HERO_BOXES, rules)
         for item in fighter.items:
             item.sale_value = item.unit_price // 2
     for group in warband.group_list:
         size = len(group.roster_members)
         group.size = size
-        group.profile_rows = profile_rows(group, group.fighter_type)
-        group.xp_boxes = experience_grid(
-            group.experience, group_thresholds, max(HENCHMAN_BOXES, group.experience)
-        )
-        group.next_advance = next_threshold(group_thresholds, group.experience)
-        group.items = list(group.equipment.all())
-        group.rules = special_rule_rows(group, rules)
+        _decorate_holder(group, group_thresholds, HENCHMAN_BOXES, rules)
         for item in group.items:
             item.sale_value = (item.unit_price * size) // 2
         group.cost_per_member = group.fighter_type.cost + sum(i.unit_price for i in group.items)
@@ -150,15 +154,7 @@ def fighter_type_choices(fighter_types, *, hired: Mapping[int, int], rules) -> l
                 "hired": count,
                 "left": max(0, left) if left is not None else None,
                 "full": left is not None and left <= 0,
-                "rules": [
-                    {
-                        "name": index[slug].display_name,
-                        "description": index[slug].display_description,
-                    }
-                    if slug in index
-                    else {"name": slug.replace("-", " ").capitalize(), "description": ""}
-                    for slug in fighter_type.special_rules or []
-                ],
+                "rules": rule_rows(fighter_type.special_rules or [], index),
             }
         )
     return rows

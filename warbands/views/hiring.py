@@ -22,7 +22,7 @@ from .. import services
 from ..forms import HireForm, VersionedForm
 from ..limits import NAME_MAX_LENGTH
 from ..models import Fighter, HenchmanGroup, HiredSword, SpecialRule, Warband
-from ..presentation import fighter_type_choices, profile_rows
+from ..presentation import fighter_type_choices, profile_rows, rule_rows
 from ..services.hired_swords import hired_sword_hire, hired_sword_leave
 from ._common import confirmation, owned_warband, perform
 
@@ -204,15 +204,7 @@ def hired_sword_rows(warband: Warband) -> list[dict]:
                 "profile": profile_rows(fighter_type, fighter_type),
                 "equipment": [item.display_name for item in sword.equipment.all()],
                 "skill_lists": [skills.display_name for skills in fighter_type.skill_lists.all()],
-                "rules": [
-                    {
-                        "name": rules[slug].display_name,
-                        "description": rules[slug].display_description,
-                    }
-                    if slug in rules
-                    else {"name": slug.replace("-", " ").capitalize(), "description": ""}
-                    for slug in fighter_type.special_rules or []
-                ],
+                "rules": rule_rows(fighter_type.special_rules or [], rules),
                 "unavailable": reasons,
             }
         )
