@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -17,13 +17,12 @@ from ..models import HiredSword, Warband
 from ..services.hired_swords import hired_sword_hire
 from .serializers import (
     READER_LANGUAGE,
+    ProfileField,
     VersionField,
-    WarbandProfileSerializer,
     WarbandWriteResultSerializer,
-    profile_of,
 )
 from .views._common import ERRORS, IF_MATCH, expected_version, fighter_payload, result
-from .views.catalogue import CatalogueViewSet
+from .views.catalogue import CatalogueViewSet, catalogue_schema
 
 
 class HiredSwordSerializer(serializers.ModelSerializer):
@@ -53,7 +52,7 @@ class HiredSwordSerializer(serializers.ModelSerializer):
     may_not_hire = serializers.SlugRelatedField(
         source="excluded_warband_types", slug_field="slug", many=True, read_only=True
     )
-    profile = serializers.SerializerMethodField()
+    profile = ProfileField(source="fighter_type")
 
     class Meta:
         model = HiredSword
@@ -78,10 +77,6 @@ class HiredSwordSerializer(serializers.ModelSerializer):
     def get_max_per_warband(self, obj) -> int:
         return obj.fighter_type.max_count or 1
 
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_profile(self, obj) -> dict:
-        return profile_of(obj.fighter_type)
-
 
 @extend_schema_field(OpenApiTypes.STR)
 class HiredSwordSlugField(serializers.SlugRelatedField):
@@ -101,10 +96,7 @@ class HiredSwordHireSerializer(serializers.Serializer):
     version = VersionField()
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Hired swords, with their terms"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One hired sword"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Hired swords, with their terms"), one=_("One hired sword"))
 class HiredSwordViewSet(CatalogueViewSet):
     queryset = (
         HiredSword.objects.select_related("fighter_type", "fighter_type__race")

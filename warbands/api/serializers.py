@@ -43,6 +43,15 @@ def profile_of(obj) -> dict:
     return {field: getattr(obj, field) for field in PROFILE_FIELDS}
 
 
+@extend_schema_field(WarbandProfileSerializer)
+class ProfileField(serializers.ReadOnlyField):
+    """A profile (M, WS … Ld) as an object: the row's own (``source="*"``) or a related row's
+    (``source="fighter_type"``)."""
+
+    def to_representation(self, value) -> dict:
+        return profile_of(value)
+
+
 # --- catalogue ---------------------------------------------------------------------------------
 
 READER_LANGUAGE = _("In the language of the request (Accept-Language); the slug never changes.")
@@ -129,7 +138,7 @@ class FighterTypeSerializer(CatalogueRowSerializer):
         slug_field="slug", read_only=True, allow_null=True
     )
     skill_lists = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
-    profile = serializers.SerializerMethodField()
+    profile = ProfileField(source="*")
 
     class Meta:
         model = FighterType
@@ -151,10 +160,6 @@ class FighterTypeSerializer(CatalogueRowSerializer):
             "skill_lists",
             "profile",
         ]
-
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_profile(self, obj) -> dict:
-        return profile_of(obj)
 
 
 class WarbandTypeSerializer(CatalogueRowSerializer):
@@ -277,15 +282,20 @@ class EquipmentItemSerializer(serializers.ModelSerializer):
         fields = ["id", "item", "name", "kind", "unit_price", "fighter", "group"]
 
 
-class FighterSerializer(serializers.ModelSerializer):
+# What a hero and a henchman group show alike: their type, their profile and their type's, their
+# equipment. (A comment, not a docstring: the schema would show it as both components' text.)
+class RosterHolderSerializer(serializers.ModelSerializer):
     fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     fighter_type_name = serializers.CharField(
         source="fighter_type.display_name", read_only=True, help_text=READER_LANGUAGE
     )
-    profile = serializers.SerializerMethodField()
-    base_profile = serializers.SerializerMethodField()
-    skills = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    profile = ProfileField(source="*")
+    base_profile = ProfileField(source="fighter_type")
     equipment = EquipmentItemSerializer(many=True, read_only=True)
+
+
+class FighterSerializer(RosterHolderSerializer):
+    skills = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
     hired_sword = serializers.SerializerMethodField(
         help_text=_("A hired sword: serves for pay (its type's slug is the sword's).")
     )
@@ -317,14 +327,6 @@ class FighterSerializer(serializers.ModelSerializer):
     def get_hired_sword(self, obj) -> bool:
         return obj.hired_sword_id is not None
 
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_profile(self, obj) -> dict:
-        return profile_of(obj)
-
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_base_profile(self, obj) -> dict:
-        return profile_of(obj.fighter_type)
-
 
 class WarbandMemberSerializer(serializers.ModelSerializer):
     class Meta:
@@ -332,15 +334,8 @@ class WarbandMemberSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "status", "injuries", "misses_battles"]
 
 
-class HenchmanGroupSerializer(serializers.ModelSerializer):
-    fighter_type = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    fighter_type_name = serializers.CharField(
-        source="fighter_type.display_name", read_only=True, help_text=READER_LANGUAGE
-    )
-    profile = serializers.SerializerMethodField()
-    base_profile = serializers.SerializerMethodField()
+class HenchmanGroupSerializer(RosterHolderSerializer):
     members = WarbandMemberSerializer(many=True, read_only=True)
-    equipment = EquipmentItemSerializer(many=True, read_only=True)
 
     class Meta:
         model = HenchmanGroup
@@ -358,14 +353,6 @@ class HenchmanGroupSerializer(serializers.ModelSerializer):
             "members",
             "equipment",
         ]
-
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_profile(self, obj) -> dict:
-        return profile_of(obj)
-
-    @extend_schema_field(WarbandProfileSerializer)
-    def get_base_profile(self, obj) -> dict:
-        return profile_of(obj.fighter_type)
 
 
 class SheetSerializer(WarbandSerializer):
