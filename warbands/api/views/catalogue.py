@@ -3,6 +3,8 @@ its lists, skills and their lists, races, special rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
@@ -70,6 +72,14 @@ class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
     ordering_fields = ["name", "slug"]
 
 
+def catalogue_schema(*, many: str, one: str) -> Callable:
+    """A catalogue list's two endpoints in the schema: the list (``many``) and one row."""
+    return extend_schema_view(
+        list=extend_schema(summary=many, tags=["catalogue"]),
+        retrieve=extend_schema(summary=one, tags=["catalogue"]),
+    )
+
+
 class WarbandTypeFilter(filters.FilterSet):
     race = filters.CharFilter(field_name="race__slug")
     pack = filters.CharFilter(field_name="pack__slug")
@@ -79,10 +89,7 @@ class WarbandTypeFilter(filters.FilterSet):
         fields = ["race", "pack", "playable"]
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Warband types, with their fighter types"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One warband type"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Warband types, with their fighter types"), one=_("One warband type"))
 class WarbandTypeViewSet(CatalogueViewSet):
     queryset = (
         WarbandType.objects.select_related("race", "pack")
@@ -108,10 +115,7 @@ class FighterTypeFilter(filters.FilterSet):
         fields = ["warband_type", "race", "role", "is_large"]
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Fighter types"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One fighter type"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Fighter types"), one=_("One fighter type"))
 class FighterTypeViewSet(CatalogueViewSet):
     queryset = (
         FighterType.objects.select_related("warband_type", "race", "equipment_list")
@@ -132,10 +136,7 @@ class EquipmentFilter(filters.FilterSet):
         fields = ["kind", "two_handed", "rare", "equipment_list"]
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Equipment"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One item"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Equipment"), one=_("One item"))
 class EquipmentViewSet(CatalogueViewSet):
     queryset = Equipment.objects.order_by("kind", "cost", "name")
     serializer_class = s.EquipmentSerializer
@@ -143,10 +144,7 @@ class EquipmentViewSet(CatalogueViewSet):
     ordering_fields = ["name", "slug", "cost"]
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Equipment lists, with prices"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One equipment list"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Equipment lists, with prices"), one=_("One equipment list"))
 class EquipmentListViewSet(CatalogueViewSet):
     queryset = EquipmentList.objects.prefetch_related("entries__equipment").order_by("name")
     serializer_class = s.EquipmentListSerializer
@@ -160,38 +158,26 @@ class SkillFilter(filters.FilterSet):
         fields = ["skill_list"]
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Skills"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One skill"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Skills"), one=_("One skill"))
 class SkillViewSet(CatalogueViewSet):
     queryset = Skill.objects.select_related("skill_list").order_by("skill_list__name", "name")
     serializer_class = s.SkillSerializer
     filterset_class = SkillFilter
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Skill lists"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One skill list"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Skill lists"), one=_("One skill list"))
 class SkillListViewSet(CatalogueViewSet):
     queryset = SkillList.objects.order_by("name")
     serializer_class = s.SkillListSerializer
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Races and their maximum profiles"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One race"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Races and their maximum profiles"), one=_("One race"))
 class RaceViewSet(CatalogueViewSet):
     queryset = Race.objects.order_by("name")
     serializer_class = s.RaceSerializer
 
 
-@extend_schema_view(
-    list=extend_schema(summary=_("Special rules"), tags=["catalogue"]),
-    retrieve=extend_schema(summary=_("One special rule"), tags=["catalogue"]),
-)
+@catalogue_schema(many=_("Special rules"), one=_("One special rule"))
 class SpecialRuleViewSet(CatalogueViewSet):
     queryset = SpecialRule.objects.order_by("name")
     serializer_class = s.SpecialRuleSerializer
