@@ -97,10 +97,28 @@ def warband_snapshots(
     }
 
 
-def _set(row: Fighter | HenchmanGroup, fields: tuple[str, ...], data: dict[str, Any]) -> None:
-    for name in fields:
-        if name in data:
-            setattr(row, name, data[name])
+def _put_back(
+    model: type[Fighter] | type[HenchmanGroup],
+    rows: dict[str, dict[str, Any]],
+    fields: tuple[str, ...],
+    locked: Warband,
+) -> list[tuple[Fighter | HenchmanGroup, dict[str, Any]]]:
+    """Save each snapshot row as it was, recreating one deleted since (when the snapshot is
+    recent enough to hold its type); each row saved, with its data."""
+    existing = {str(row.pk): row for row in model.objects.filter(warband=locked)}
+    saved = []
+    for pk, data in rows.items():
+        row = existing.get(pk)
+        if row is None:
+            if "fighter_type_id" not in data:
+                continue  # deleted since, and a snapshot too old to recreate it
+            row = model(pk=int(pk), warband=locked)
+        for name in fields:
+            if name in data:
+                setattr(row, name, data[name])
+        row.save()
+        saved.append((row, data))
+    return saved
 
 
 @roster_atomic
@@ -118,24 +136,8 @@ def warband_restore(
     (``reason``, ``code`` and ``params`` say why), and a line even when no money moves if
     ``always_record``."""
     locked = lock_warband(warband.pk)
-    fighters = {str(f.pk): f for f in Fighter.objects.filter(warband=locked)}
-    groups = {str(g.pk): g for g in HenchmanGroup.objects.filter(warband=locked)}
-    for pk, data in snapshot["groups"].items():
-        group = groups.get(pk)
-        if group is None:
-            if "fighter_type_id" not in data:
-                continue  # deleted since, and a snapshot too old to recreate it
-            group = HenchmanGroup(pk=int(pk), warband=locked)
-        _set(group, GROUP_FIELDS, data)
-        group.save()
-    for pk, data in snapshot["fighters"].items():
-        fighter = fighters.get(pk)
-        if fighter is None:
-            if "fighter_type_id" not in data:
-                continue  # deleted since, and a snapshot too old to recreate him
-            fighter = Fighter(pk=int(pk), warband=locked)
-        _set(fighter, FIGHTER_FIELDS, data)
-        fighter.save()
+    _put_back(HenchmanGroup, snapshot["groups"], GROUP_FIELDS, locked)
+    for fighter, data in _put_back(Fighter, snapshot["fighters"], FIGHTER_FIELDS, locked):
         if sorted(fighter.skills.values_list("pk", flat=True)) != data["skills"]:
             fighter.skills.set(data["skills"])
     Fighter.objects.filter(warband=locked).exclude(
