@@ -8,9 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from .. import limits
-from ..models import PROFILE_FIELDS, EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
+from ..models import EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
 from . import undo
-from .hiring import _leave_roster, roster_limits_check
+from .hiring import _leave_roster, hero_create, roster_limits_check
 from .ledger import check_affordable, ledger_apply, ledger_event
 from .unit import IN_ROSTER, finish_change, lock_warband, roster_atomic, roster_fighter
 
@@ -76,17 +76,7 @@ def hired_sword_hire(
     name = limits.clean_name(name or fighter_type.display_name)
     fee = fighter_type.cost
     check_affordable(locked, fee, _("Hiring %(name)s") % {"name": fighter_type.display_name})
-    hired = Fighter.objects.create(
-        warband=locked,
-        fighter_type=fighter_type,
-        hired_sword=terms,
-        name=name,
-        is_hero=True,
-        experience=fighter_type.starting_experience,
-        hired_experience=fighter_type.starting_experience,
-        special_rules=list(fighter_type.special_rules),
-        **{field: getattr(fighter_type, field) for field in PROFILE_FIELDS},
-    )
+    hired = hero_create(locked, fighter_type, name, hired_sword=terms)
     EquipmentItem.objects.bulk_create(
         EquipmentItem(warband=locked, equipment=item, fighter=hired, unit_price=0)
         for item in terms.equipment.all()

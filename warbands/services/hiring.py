@@ -187,18 +187,24 @@ def _hire_hero(
             )
     cost = fighter_hire_price(fighter_type=fighter_type)
     check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.display_name})
-    hired = Fighter.objects.create(
+    hired = hero_create(locked, fighter_type, name, is_leader=fighter_type.is_leader)
+    return hired, cost, ("hired_hero", {"name": name, "type": fighter_type.name})
+
+
+def hero_create(locked: Warband, fighter_type: FighterType, name: str, **fields: Any) -> Fighter:
+    """A new hero as his type makes him: its starting experience, special rules and profile
+    (``fields`` add the rest: leading, the hired sword's terms)."""
+    return Fighter.objects.create(
         warband=locked,
         fighter_type=fighter_type,
         name=name,
         is_hero=True,
-        is_leader=fighter_type.is_leader,
         experience=fighter_type.starting_experience,
         hired_experience=fighter_type.starting_experience,
         special_rules=list(fighter_type.special_rules),
         **{field: getattr(fighter_type, field) for field in PROFILE_FIELDS},
+        **fields,
     )
-    return hired, cost, ("hired_hero", {"name": name, "type": fighter_type.name})
 
 
 def _hire_henchmen(
