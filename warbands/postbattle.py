@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from .models import EquipmentItem, Fighter, LedgerEntry, Warband
-from .services.ledger import ledger_apply
+from .models import EquipmentItem, Fighter, Warband
+from .services.injuries import lost_items_record
 from .services.unit import (
     finish_change,
     lock_warband,
@@ -32,14 +32,7 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
     items = roster_items(locked, fighter=fighter)
     roster_items_drop(locked, items)
     lost = [item.equipment.name for item in items]
-    ledger_apply(
-        warband=locked,
-        amount=0,
-        reason=LedgerEntry.Reason.INJURY,
-        code="robbed",
-        params={"name": fighter.name, "items": lost},
-        source=source or fighter,
-    )
+    lost_items_record(locked, fighter, code="robbed", lost=lost, source=source)
     finish_change(locked)
     return lost
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from ..models import Fighter, LedgerEntry
+from ..models import Fighter, LedgerEntry, Warband
 from .hiring import roster_limits_check
 from .ledger import ledger_event
 from .unit import (
@@ -42,15 +42,23 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
     roster_save(locked, fighter, ["status", "misses_battles"])
     if group is not None and group_size(group) == 0:
         roster_items_drop(locked, shared)
+    lost_items_record(locked, fighter, code="dead", lost=lost, source=source)
+    finish_change(locked)
+    return fighter
+
+
+def lost_items_record(
+    locked: Warband, fighter: Fighter, *, code: str, lost: list[str], source: Model | None
+) -> None:
+    """The ledger line (no money moves) naming what a warrior lost: ``dead``, everything he
+    carried; ``robbed``, his own gear. ``source`` defaults to the warrior."""
     ledger_event(
         locked,
         reason=LedgerEntry.Reason.INJURY,
-        code="dead",
+        code=code,
         params={"name": fighter.name, "items": lost},
         source=source or fighter,
     )
-    finish_change(locked)
-    return fighter
 
 
 @roster_atomic
