@@ -29,6 +29,12 @@ from ..postbattle_presenters import Names, answer_text, option_labels, present_s
 class JobSerializer(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    errors = serializers.DictField(
+        source="error_texts",
+        child=serializers.CharField(),
+        read_only=True,
+        help_text=gettext_lazy("Why each failed battle failed (by battle id), in your language."),
+    )
 
     class Meta:
         model = Job
@@ -208,7 +214,7 @@ class BattlePostBattleView(APIView):
                         "id": run.pk,
                         "status": run.status,
                         "seed": run.seed,
-                        "error": run.error,
+                        "error": run.error_text,
                         # Dice typed at the table: by whom, and whether he plays in the battle.
                         "faces_typed_by": (
                             run.faces_typed_by.username if run.faces_typed_by else None

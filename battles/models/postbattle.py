@@ -14,10 +14,22 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from .battle import Battle
 from .campaign import Campaign, Round
+
+
+def in_reader_language(text) -> str:
+    """A reason kept in every language of the site (``{"es": …, "en": …}``) in the reader's;
+    a plain text (older rows, a worker's own error) as it is."""
+    if isinstance(text, dict):
+        language = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        return (
+            text.get(language) or text.get(settings.LANGUAGE_CODE) or next(iter(text.values()), "")
+        )
+    return text or ""
 
 
 class Job(models.Model):
@@ -94,6 +106,11 @@ class Job(models.Model):
         return f"{self.get_kind_display()} #{self.pk}"
 
     @property
+    def error_texts(self) -> dict[str, str]:
+        """The failures, by battle (or ``standings``), in the reader's language."""
+        return {key: in_reader_language(value) for key, value in (self.errors or {}).items()}
+
+    @property
     def is_active(self) -> bool:
         return self.status in self.ACTIVE
 
@@ -142,6 +159,12 @@ class PostBattleRun(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )
     error = models.TextField(_("error"), blank=True)
+    error_texts = models.JSONField(
+        _("error in each language"),
+        default=dict,
+        blank=True,
+        help_text=_("Why the run failed, in every language of the site (shown in the reader's)."),
+    )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(
@@ -174,6 +197,11 @@ class PostBattleRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} · {self.get_status_display()}"
+
+    @property
+    def error_text(self) -> str:
+        """Why it failed, in the reader's language."""
+        return in_reader_language(self.error_texts or self.error)
 
 
 class PostBattleResult(models.Model):

@@ -21,10 +21,12 @@ from __future__ import annotations
 import logging
 import time
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import get_language
 
 from annuminas.tasks import enqueue_safely
 from rules.engine import (
@@ -52,6 +54,9 @@ from .jobs import job_progress_refresh
 from .sequence import _Context, _Sequence
 
 logger = logging.getLogger(__name__)
+# What a roster the rules cannot satisfy raises: the run fails with the reason (anything else is
+# an infrastructure error, which the task retries).
+RUN_FAILURES = (ValidationError, RulesError, ValueError, LookupError, TypeError, AttributeError)
 HEARTBEAT_EVERY = 30  # seconds between a worker's heartbeats on the runs of its chunk
 
 
@@ -115,23 +120,17 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
                 _apply(run)
                 run.status = PostBattleRun.Status.APPLIED
                 run.applied_at = timezone.now()
-                run.error = ""
-                run.save(update_fields=["status", "applied_at", "error", "attempts"])
+                run.error, run.error_texts = "", {}
+                run.save(update_fields=["status", "applied_at", "error", "error_texts", "attempts"])
                 Battle.objects.filter(pk=run.battle_id).update(
                     status=Battle.Status.RESOLVED, version=F("version") + 1
                 )
                 applied = run
-    except (
-        ValidationError,
-        RulesError,
-        ValueError,
-        LookupError,
-        TypeError,
-        AttributeError,
-    ) as error:
-        message = "; ".join(getattr(error, "messages", None) or [str(error)])
+    except RUN_FAILURES as error:
+        message = _failure(error)
+        texts = _failure_in_every_language(run_id, message)
         PostBattleRun.objects.filter(pk=run_id, status=PostBattleRun.Status.PENDING).update(
-            status=PostBattleRun.Status.FAILED, error=message[:2000]
+            status=PostBattleRun.Status.FAILED, error=message, error_texts=texts
         )
         logger.warning("post-battle run %s failed: %s", run_id, message)
         run = PostBattleRun.objects.get(pk=run_id)
@@ -143,6 +142,34 @@ def postbattle_run_apply(*, run_id: int, refresh_job: bool = True) -> PostBattle
     if refresh_job and run.job_id:
         job_progress_refresh(job_id=run.job_id)
     return run
+
+
+class _TriedOnly(Exception):
+    """Raised to roll back an apply tried only for the words of its failure."""
+
+
+def _failure(error: Exception) -> str:
+    return "; ".join(getattr(error, "messages", None) or [str(error)])[:2000]
+
+
+def _failure_in_every_language(run_id: int, message: str) -> dict[str, str]:
+    """Why the run failed, in every language of the site: the apply is tried again under each
+    other language in a transaction always rolled back. The dice are the run's own, so the same
+    rule fails the same way; the reader then sees the reason in his language, not the worker's."""
+    texts = {(get_language() or settings.LANGUAGE_CODE).split("-")[0]: message}
+    for language, _name in settings.LANGUAGES:
+        if language in texts:
+            continue
+        with translation.override(language):
+            try:
+                with transaction.atomic():
+                    _apply(PostBattleRun.objects.select_for_update().get(pk=run_id))
+                    raise _TriedOnly
+            except _TriedOnly:
+                texts[language] = message  # it applied this time: the first words stand
+            except RUN_FAILURES as error:
+                texts[language] = _failure(error)
+    return texts
 
 
 def postbattle_applied_notify(*, run_id: int) -> int:

@@ -99,7 +99,7 @@ def _run_for(
         )
     if run.status == PostBattleRun.Status.FAILED:
         run.status = PostBattleRun.Status.PENDING
-        run.error = ""
+        run.error, run.error_texts = "", {}
         if seed is not None:
             run.seed = seed
         if faces is not None:
@@ -110,7 +110,7 @@ def _run_for(
             run.options = options
         run.save(
             update_fields=[
-                "status", "error", "seed", "faces", "options", "faces_typed_by",
+                "status", "error", "error_texts", "seed", "faces", "options", "faces_typed_by",
                 "faces_typed_by_player",
             ]
         )  # fmt: skip
@@ -330,11 +330,11 @@ def job_progress_refresh(*, job_id: int) -> Job:
         )
         job.done, job.failed = counts["done"], counts["failed"]
         job.errors = (
-            {
-                str(battle_id): error
-                for battle_id, error in PostBattleRun.objects.filter(
+            {  # each reason in every language (``Job.error_texts`` reads the reader's)
+                str(battle_id): texts or error
+                for battle_id, error, texts in PostBattleRun.objects.filter(
                     job=job, status=PostBattleRun.Status.FAILED
-                ).values_list("battle_id", "error")
+                ).values_list("battle_id", "error", "error_texts")
             }
             if job.failed
             else {}
