@@ -27,6 +27,7 @@ from annuminas.tasks import enqueue_safely
 
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Job, Round, StandingsSnapshot
 from .models.notifications import Event
+from .models.postbattle import in_every_language
 from .notifications.outbox import notify
 from .standings import (
     BYE,
@@ -282,11 +283,11 @@ def standings_recompute_job_run(*, job_id: int) -> None:
         raise
     except Exception as error:
         logger.exception("standings job %s failed", job_id)
-        standings_job_fail(job_id=job_id, reason=str(error))
+        standings_job_fail(job_id=job_id, reason=str(error)[:500])
 
 
 @transaction.atomic
-def standings_job_fail(*, job_id: int, reason: str, started_before=None) -> bool:
+def standings_job_fail(*, job_id: int, reason: Any, started_before=None) -> bool:
     """Mark a standings job failed with ``reason`` and tell the campaign's organisers (once: the
     notification's key is the job's). A job finished meanwhile, or (with ``started_before``)
     taken up again by a worker since, is left alone; returns whether this call failed it."""
@@ -297,7 +298,7 @@ def standings_job_fail(*, job_id: int, reason: str, started_before=None) -> bool
         return False
     job.status = Job.Status.FAILED
     job.failed = 1
-    job.errors = {"standings": reason[:500]}
+    job.errors = {"standings": in_every_language(reason)}
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "failed", "errors", "finished_at"])
     notify(
@@ -333,11 +334,11 @@ def standings_jobs_sweep(*, cutoff, running_cutoff) -> list[int]:
         kind=Job.Kind.STANDINGS, status=Job.Status.RUNNING, started_at__lte=running_cutoff
     ).values_list("pk", flat=True)
     for job_id in list(stuck):
-        reason = _(
+        reason = gettext_lazy(
             "Its worker stopped before the standings were stored; change the scoring "
             "again, or wait for the nightly standings."
         )
-        if standings_job_fail(job_id=job_id, reason=str(reason), started_before=running_cutoff):
+        if standings_job_fail(job_id=job_id, reason=reason, started_before=running_cutoff):
             touched.append(job_id)
     return sorted(touched)
 

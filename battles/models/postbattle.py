@@ -14,11 +14,24 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.functional import Promise
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext_lazy as _
 
 from .battle import Battle
 from .campaign import Campaign, Round
+
+
+def in_every_language(text) -> dict[str, str] | str:
+    """A lazy (translatable) text worded in every language of the site, to be read later in
+    the reader's (``in_reader_language``); a plain text as it is."""
+    if isinstance(text, Promise):
+        texts = {}
+        for language, _name in settings.LANGUAGES:
+            with override(language):
+                texts[language] = str(text)
+        return texts
+    return str(text)
 
 
 def in_reader_language(text) -> str:

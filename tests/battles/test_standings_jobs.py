@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import OperationalError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from battles import scoring
 from battles.models import Job, StandingsSnapshot
@@ -92,7 +92,11 @@ def test_the_sweeper_fails_a_standings_job_whose_worker_is_gone(
         assert jobs_sweep_stuck() == []
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
-    assert "worker stopped" in job.errors["standings"]
+    # The reason is kept in every language of the site and read in the reader's.
+    assert "worker stopped" in job.errors["standings"]["en"]
+    assert job.errors["standings"]["es"] and "worker" not in job.errors["standings"]["es"]
+    with translation.override("en"):
+        assert "worker stopped" in job.error_texts["standings"]
     assert Notification.objects.filter(event=Event.JOB_FAILED).count() == 1
 
 
