@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext_lazy
 
 LEDGER_TEXTS = {
     "starting_treasury": gettext_lazy("Starting treasury"),
@@ -89,6 +90,16 @@ def stash_term() -> dict[str, str]:
     return {"term": "stash"}
 
 
+def catalogue_term(row: Any) -> dict[str, dict[str, str]]:
+    """A catalogue row's name (an item, a fighter type) as a parameter worded when shown: in
+    every language its pack gives it (``translations``), read in the reader's."""
+    names = {settings.LANGUAGE_CODE: row.name}
+    for language, fields in (getattr(row, "translations", None) or {}).items():
+        if isinstance(fields, Mapping) and isinstance(fields.get("name"), str) and fields["name"]:
+            names[language] = fields["name"]
+    return {"names": names}
+
+
 def undo_text(code: str, params: Mapping[str, Any] | None = None) -> str:
     """What an undoable change was, in the active language ("the purchase of Espada")."""
     message = UNDO_TEXTS.get(code)
@@ -102,6 +113,14 @@ def _shown(value: Any) -> Any:
         return str(TERMS[value["term"]])
     if isinstance(value, Mapping) and "undo" in value:
         return undo_text(value["undo"], value.get("params"))
+    if isinstance(value, Mapping) and isinstance(value.get("names"), Mapping):
+        names = value["names"]
+        language = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        return (
+            names.get(language)
+            or names.get(settings.LANGUAGE_CODE)
+            or next(iter(names.values()), "")
+        )
     if isinstance(value, list | tuple):
         return ", ".join(str(_shown(part)) for part in value) or "—"
     return value

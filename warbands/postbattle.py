@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from .ledger_texts import catalogue_term
 from .models import EquipmentItem, Fighter, Warband
 from .services.injuries import lost_items_record
 from .services.unit import (
@@ -32,7 +33,13 @@ def fighter_lose_equipment(*, fighter: Fighter, source: Model | None = None) -> 
     items = roster_items(locked, fighter=fighter)
     roster_items_drop(locked, items)
     lost = [item.equipment.name for item in items]
-    lost_items_record(locked, fighter, code="robbed", lost=lost, source=source)
+    lost_items_record(
+        locked,
+        fighter,
+        code="robbed",
+        lost=[catalogue_term(item.equipment) for item in items],
+        source=source,
+    )
     finish_change(locked)
     return lost
 

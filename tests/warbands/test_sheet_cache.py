@@ -41,7 +41,8 @@ def test_every_roster_change_shows_at_once(browser_client, warband):  # noqa: F8
     assert "Hathol" in page
     hero = warband.fighters.get(name="Hathol")
     services.equipment_buy(warband=warband, equipment=equipment("espada"), fighter=hero)
-    assert "Espada" in browser_client.get(sheet_url(warband)).content.decode()
+    page = browser_client.get(sheet_url(warband)).content.decode()
+    assert '<span class="item-name">Sword ' in page  # his new item, in the reader's English
 
 
 def test_the_sheet_follows_the_language(browser_client, warband):  # noqa: F811

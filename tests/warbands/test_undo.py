@@ -75,10 +75,10 @@ def captain(warband):
 def test_undo_a_purchase_gives_the_money_back_by_a_ledger_entry(warband, captain):
     before = roster_state(warband)
     words = undo_brings_back(warband, before, lambda: buy(warband, "espada", fighter=captain))
-    assert words == "the purchase of Espada"
+    assert words == "the purchase of Sword"
     last = warband.ledger.latest("pk")
     assert last.reason == LedgerEntry.Reason.REVERT and last.amount > 0
-    assert last.text == "Undone: the purchase of Espada"
+    assert last.text == "Undone: the purchase of Sword"
 
 
 def test_undo_a_hero_and_a_group_hire(warband, captain):
@@ -121,7 +121,7 @@ def test_undo_a_retirement_a_stash_and_a_gift(warband, captain):
     words = undo_brings_back(
         warband, before, lambda: services.equipment_assign(item=sword, fighter=captain)
     )
-    assert words == "giving Espada to Aranarth"
+    assert words == "giving Sword to Aranarth"
 
 
 def test_undo_a_hired_sword(warband, captain):
@@ -167,17 +167,17 @@ def test_the_sheet_offers_the_undo_and_asks_first(client, warband, captain, user
     buy(warband, "espada", fighter=captain)
     sheet = client.get(reverse("warband-sheet", args=[warband.pk]))
     assert 'data-testid="undo-line"' in sheet.content.decode()
-    assert "Undo the purchase of Espada" in sheet.content.decode()
+    assert "Undo the purchase of Sword" in sheet.content.decode()
     url = reverse("warband-undo", args=[warband.pk])
     version = fresh(warband).version
 
     asked = client.post(url, {"version": version})  # no JavaScript: a page that asks
-    assert asked.status_code == 200 and "Undo the purchase of Espada?" in asked.content.decode()
+    assert asked.status_code == 200 and "Undo the purchase of Sword?" in asked.content.decode()
     assert captain.equipment.exists()
 
     done = client.post(url, {"version": version, "confirmed": "1"}, follow=True)
     assert not captain.equipment.exists()
-    assert "Undone: the purchase of Espada." in done.content.decode()
+    assert "Undone: the purchase of Sword." in done.content.decode()
     assert 'data-testid="undo-line"' not in done.content.decode()
 
 
@@ -196,13 +196,13 @@ def test_the_api_shows_and_undoes_the_last_change(warband, captain, user):
     assert api.get(url).json()["undo"]["code"] == "hired_hero"
     buy(warband, "espada", fighter=captain)
     body = api.get(url).json()
-    assert body["undo"] == {"code": "bought", "change": "the purchase of Espada"}
+    assert body["undo"] == {"code": "bought", "change": "the purchase of Sword"}
 
     stale = api.post(url + "undo/", {"version": body["version"] - 1}, format="json")
     assert stale.status_code == 409 and set(stale.json()["error"]) == {"code", "message", "fields"}
     done = api.post(url + "undo/", {"version": body["version"]}, format="json")
     assert done.status_code == 200, done.json()
-    assert done.json()["undone"] == "the purchase of Espada"
+    assert done.json()["undone"] == "the purchase of Sword"
     assert done.json()["warband"]["undo"] is None
     assert done["ETag"] == fresh(warband).etag
     again = api.post(url + "undo/", {}, format="json")

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 
-from ..ledger_texts import stash_term
+from ..ledger_texts import catalogue_term, stash_term
 from ..loadout import loadout_problem
 from ..models import (
     Equipment,
@@ -226,7 +226,7 @@ def equipment_buy(
         reason=LedgerEntry.Reason.BUY,
         code="bought",
         params={
-            "item": equipment.name,
+            "item": catalogue_term(equipment),
             "holder": fighter.name if fighter else group.name if group else stash_term(),
         },
         source=item,
@@ -257,7 +257,10 @@ def equipment_sell(*, item: EquipmentItem, expected_version: int | None = None) 
     _own_gear_stays(item)
     value = item_sale_value(item)
     holder = item.fighter or item.group
-    params = {"item": item.equipment.name, "holder": holder.name if holder else stash_term()}
+    params = {
+        "item": catalogue_term(item.equipment),
+        "holder": holder.name if holder else stash_term(),
+    }
     item.delete()
     entry = ledger_apply(
         warband=locked, amount=value, reason=LedgerEntry.Reason.SELL, code="sold", params=params

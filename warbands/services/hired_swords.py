@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from .. import limits
+from ..ledger_texts import catalogue_term
 from ..models import EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
 from . import undo
 from .hiring import _leave_roster, hero_create, roster_limits_check
@@ -87,7 +88,7 @@ def hired_sword_hire(
         amount=-fee,
         reason=LedgerEntry.Reason.HIRE,
         code="hired_sword_hired",
-        params={"name": name, "type": fighter_type.name},
+        params={"name": name, "type": catalogue_term(fighter_type)},
         source=hired,
     )
     finish_change(locked, caller=warband)

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from .. import limits
+from ..ledger_texts import catalogue_term
 from ..models import (
     PROFILE_FIELDS,
     EquipmentItem,
@@ -188,7 +189,7 @@ def _hire_hero(
     cost = fighter_hire_price(fighter_type=fighter_type)
     check_affordable(locked, cost, _("Hiring %(name)s") % {"name": fighter_type.display_name})
     hired = hero_create(locked, fighter_type, name, is_leader=fighter_type.is_leader)
-    return hired, cost, ("hired_hero", {"name": name, "type": fighter_type.name})
+    return hired, cost, ("hired_hero", {"name": name, "type": catalogue_term(fighter_type)})
 
 
 def hero_create(locked: Warband, fighter_type: FighterType, name: str, **fields: Any) -> Fighter:
@@ -258,7 +259,10 @@ def _hire_henchmen(
     return (
         group,
         cost,
-        ("hired_henchmen", {"count": count, "type": fighter_type.name, "group": group.name}),
+        (
+            "hired_henchmen",
+            {"count": count, "type": catalogue_term(fighter_type), "group": group.name},
+        ),
     )
 
 

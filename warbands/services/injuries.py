@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from ..ledger_texts import catalogue_term
 from ..models import Fighter, LedgerEntry, Warband
 from .hiring import roster_limits_check
 from .ledger import ledger_event
@@ -33,10 +34,10 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
         return fighter
     own = roster_items(locked, fighter=fighter)
     roster_items_drop(locked, own)
-    lost = [item.equipment.name for item in own]
+    lost = [catalogue_term(item.equipment) for item in own]
     group = fighter.group
     shared = roster_items(locked, group=group) if group is not None else []
-    lost += [item.equipment.name for item in shared]
+    lost += [catalogue_term(item.equipment) for item in shared]
     fighter.status = Fighter.Status.DEAD
     fighter.misses_battles = 0
     roster_save(locked, fighter, ["status", "misses_battles"])
@@ -48,7 +49,7 @@ def fighter_kill(*, fighter: Fighter, source: Model | None = None) -> Fighter:
 
 
 def lost_items_record(
-    locked: Warband, fighter: Fighter, *, code: str, lost: list[str], source: Model | None
+    locked: Warband, fighter: Fighter, *, code: str, lost: list, source: Model | None
 ) -> None:
     """The ledger line (no money moves) naming what a warrior lost: ``dead``, everything he
     carried; ``robbed``, his own gear. ``source`` defaults to the warrior."""

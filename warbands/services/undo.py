@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 
-from ..ledger_texts import stash_term, undo_text
+from ..ledger_texts import catalogue_term, undo_text
 from ..models import HiredSword, LedgerEntry, UndoPoint, Warband
 from .snapshots import warband_restore, warband_snapshot
 from .unit import current_batch, lock_warband, roster_atomic, sync_instance
@@ -147,7 +147,7 @@ def warband_undo(*, warband: Warband, expected_version: int | None = None) -> st
 def describe_hire(*, fighter_type, name: str, count: int = 1, group=None, **_: Any) -> dict:
     if hire_code(fighter_type=fighter_type, group=group) == "hired_hero":
         return {"name": name}
-    return {"count": count, "type": fighter_type.name}
+    return {"count": count, "type": catalogue_term(fighter_type)}
 
 
 def hire_code(*, fighter_type, group=None, **_: Any) -> str:
@@ -156,12 +156,12 @@ def hire_code(*, fighter_type, group=None, **_: Any) -> str:
 
 
 def describe_item(*, item=None, equipment=None, **_: Any) -> dict:
-    return {"item": (equipment or item.equipment).name}
+    return {"item": catalogue_term(equipment or item.equipment)}
 
 
 def describe_assign(*, item, fighter=None, group=None, **_: Any) -> dict:
     holder = fighter if fighter is not None else group
-    return {"item": item.equipment.name, "holder": holder.name if holder else stash_term()}
+    return {"item": catalogue_term(item.equipment), "holder": holder.name}
 
 
 def describe_who(*, fighter=None, group=None, **_: Any) -> dict:
