@@ -109,9 +109,11 @@ def test_profile_shows_the_user_and_rotates_the_api_token(client, user):
     assert response.status_code == 200
     assert user.username in response.content.decode()
 
-    client.post("/accounts/profile/token/")
+    client.post("/accounts/profile/token/")  # the first token: nothing to lose, no question
     first = Token.objects.get(user=user).key
-    client.post("/accounts/profile/token/")
+    asked = client.post("/accounts/profile/token/")  # replacing one breaks the apps using it
+    assert asked.status_code == 200 and Token.objects.get(user=user).key == first
+    client.post("/accounts/profile/token/", {"confirmed": "1"})
     second = Token.objects.get(user=user).key
     assert first != second
     assert second in client.get("/accounts/profile/").content.decode()
