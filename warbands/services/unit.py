@@ -39,6 +39,7 @@ from annuminas.errors import Conflict
 from annuminas.tasks import enqueue_safely
 
 from .. import constraints
+from ..bulk import rows_update
 from ..models import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
 from .rating import roster_compute, roster_refresh
 
@@ -116,7 +117,7 @@ class RosterBatch:
 def _bulk_write(pending: dict[type, dict[int, tuple[Any, set[str]]]]) -> None:
     for model, rows in pending.items():
         fields = sorted({name for _, noted in rows.values() for name in noted})
-        model.objects.bulk_update([row for row, _ in rows.values()], fields)
+        rows_update(model, [row for row, _ in rows.values()], fields)
 
 
 def _ledger_write(entries: list[LedgerEntry]) -> None:
@@ -154,7 +155,7 @@ def _close_together(batches: list[RosterBatch]) -> None:
     _ledger_write(ledger)
     if changed:
         fields = {"rating", "version", "updated_at"}.union(*(batch.fields for batch in changed))
-        Warband.objects.bulk_update([batch.warband for batch in changed], sorted(fields))
+        rows_update(Warband, [batch.warband for batch in changed], sorted(fields))
     for batch in changed:
         if batch.check:
             constraints.check(warband=batch.warband)
