@@ -166,7 +166,6 @@ class BattleLogView(BattleAPIView):
         ],
     )
     def post(self, request, pk: int):
-        battle = visible_battle(request.user, pk)
         if not isinstance(request.data, dict):
             raise serializers.ValidationError(_("Send the entry as a JSON object."))
         serializer = EntrySerializer(data=request.data)
@@ -178,9 +177,10 @@ class BattleLogView(BattleAPIView):
         if data["kind"] == "setup":
             setup = SetupSerializer(data={**payload, "client_id": str(data["client_id"])})
             setup.is_valid(raise_exception=True)
-            return _setup(battle, request.user, setup.validated_data)
+            return _setup(visible_battle(request.user, pk), request.user, setup.validated_data)
+        # The service reads the battle once, locked and only if the caller may see it (404).
         entry, created = services.battle_log_append(
-            battle=battle,
+            battle=pk,
             by=request.user,
             kind=data["kind"],
             payload=payload,

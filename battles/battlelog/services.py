@@ -19,12 +19,14 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Prefetch
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from annuminas.api.errors import Conflict
 from annuminas.validation import json_check
 from battles import access, services
-from battles.models import Battle, BattleLogEntry
+from battles.models import Battle, BattleLogEntry, BattleParticipant
 from rules.api.serializers import MAX_SEED, AttackSerializer
 from rules.engine import WEAPONS, Dice, RulesError
 from rules.engine.tracker import (
@@ -70,13 +72,23 @@ def _invalid(error: RulesError, prefix: str = "payload") -> ValidationError:
     return rules_error_to_validation(error, prefix if getattr(error, "field", None) else "")
 
 
-def _lock(battle: Battle) -> Battle:
-    return (
-        Battle.objects.select_for_update(of=("self",))
-        .select_related("campaign")
-        .prefetch_related("participants__warband")
-        .get(pk=battle.pk)
-    )
+def _lock(battle: Battle | int, *, visible_to=None) -> Battle:
+    """The battle row locked, with its campaign and its participants' warbands (two queries).
+    ``visible_to``: only if that user may see it (``Http404`` otherwise), in the same read."""
+    battles = Battle.objects if visible_to is None else access.visible_battles(visible_to)
+    try:
+        return (
+            battles.select_for_update(of=("self",))
+            .select_related("campaign")
+            .prefetch_related(
+                Prefetch(
+                    "participants", queryset=BattleParticipant.objects.select_related("warband")
+                )
+            )
+            .get(pk=getattr(battle, "pk", battle))
+        )
+    except Battle.DoesNotExist as missing:
+        raise Http404 from missing
 
 
 def _require_writer(user, battle: Battle) -> None:
@@ -260,7 +272,7 @@ def _known(payload: Mapping[str, Any], keys: frozenset[str], path: str) -> None:
 @transaction.atomic
 def battle_log_append(
     *,
-    battle: Battle,
+    battle: Battle | int,
     by,
     kind: str,
     payload: Mapping[str, Any],
@@ -271,20 +283,21 @@ def battle_log_append(
 ) -> tuple[BattleLogEntry, bool]:
     """Append one entry; return it and whether it was created (``False``: the same
     ``client_id`` was posted before and its entry is returned unchanged). Checks and attacks
-    are rolled here with ``seed`` or the ``faces`` typed at the table. Locks the battle row."""
-    battle = _lock(battle)
+    are rolled here with ``seed`` or the ``faces`` typed at the table. Locks the battle row;
+    a battle ``by`` may not see is a 404 (``Http404``)."""
+    battle = _lock(battle, visible_to=by)
     _require_writer(by, battle)
-    existing = _existing(battle, client_id)
-    if existing is not None:
-        return existing, False
-    if kind not in WRITABLE_KINDS:
-        raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
-    payload = _clean_payload(kind, payload)
+    # The whole log in one read; a replayed client_id is found in it (then read in full).
     entries = list(
         BattleLogEntry.objects.filter(battle=battle)
         .order_by("seq")
-        .values("seq", "kind", "payload")
+        .values("seq", "kind", "payload", "client_id")
     )
+    if any(entry["client_id"] == client_id for entry in entries):
+        return _existing(battle, client_id), False
+    if kind not in WRITABLE_KINDS:
+        raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
+    payload = _clean_payload(kind, payload)
     if not entries:
         raise Conflict(_("Set up the battle before logging it."))
     if battle.status != Battle.Status.SCHEDULED and kind != "note":

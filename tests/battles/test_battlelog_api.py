@@ -256,6 +256,20 @@ def test_anonymous_visitors_read_a_public_log_but_writing_asks_for_a_login(table
     assert anonymous.put(f"{table.url}lineup/", {}, format="json").status_code == 401
 
 
+def test_a_write_costs_the_same_few_queries_whatever_the_logs_length(
+    table, django_assert_max_num_queries
+):
+    """One read of the battle (locked, visibility included), its participants, the log, the
+    insert (and the test's savepoint pair): the log is folded in memory."""
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    with django_assert_max_num_queries(6):
+        table.post(table.phone_a, "note", payload={"text": "corta"})
+    for number in range(40):
+        table.post(table.phone_a, "note", payload={"text": f"nota {number}"})
+    with django_assert_max_num_queries(6):
+        table.post(table.phone_a, "note", payload={"text": "larga"})
+
+
 def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_assert_max_num_queries):
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
     with django_assert_max_num_queries(3):
