@@ -156,6 +156,10 @@ def main() -> None:
         SECRET_KEY="probe-only-" + "r" * 50,
         SHEET_WARM_ON_WRITE="false",  # no worker here: nothing would run the queued renders
         LOGIN_FAILED_RATE_LIMIT="1000/m/ip,1000/m/key",
+        # The probe is not about rate limits (with Redis down they fail open anyway).
+        THROTTLE_AUTH="100000/minute",
+        THROTTLE_WRITES="100000/minute",
+        THROTTLE_ANON="100000/minute",
     )
     workdir = tempfile.mkdtemp(prefix="annuminas-probe-redis-")
     redis = redis_start(workdir)
