@@ -303,24 +303,7 @@ def battle_log_append(
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
         raise Conflict(_("This battle has been reported: its log takes only notes now."))
     state = fold(entries)
-    if base_seq is not None and base_seq > state.last_seq:
-        raise ValidationError(
-            {
-                "base_seq": [
-                    _("The log has only %(seq)d entries: base_seq cannot be later.")
-                    % {"seq": state.last_seq}
-                ]
-            }
-        )
-    stale = base_seq is not None and base_seq < state.last_seq
-    if stale and _conflicts(entries, kind, payload, base_seq):
-        raise Conflict(
-            _(
-                "The log moved on (now at entry %(seq)d) and touches the same warriors; "
-                "reload and try again."
-            )
-            % {"seq": state.last_seq}
-        )
+    _check_base_seq(entries, state, kind, payload, base_seq)
     seq = state.last_seq + 1
     was_finished = state.finished
     try:
@@ -351,6 +334,30 @@ def battle_log_append(
     if state.finished and not was_finished:
         services.battle_report(battle=battle, reporter=by, report=_report(state))
     return entry, True
+
+
+def _check_base_seq(entries, state: BattleState, kind: str, payload, base_seq) -> None:
+    """The entry was written after reading the log up to ``base_seq``: later than the log is a
+    400; earlier is fine unless the entries since touch the same warriors (409)."""
+    if base_seq is None:
+        return
+    if base_seq > state.last_seq:
+        raise ValidationError(
+            {
+                "base_seq": [
+                    _("The log has only %(seq)d entries: base_seq cannot be later.")
+                    % {"seq": state.last_seq}
+                ]
+            }
+        )
+    if base_seq < state.last_seq and _conflicts(entries, kind, payload, base_seq):
+        raise Conflict(
+            _(
+                "The log moved on (now at entry %(seq)d) and touches the same warriors; "
+                "reload and try again."
+            )
+            % {"seq": state.last_seq}
+        )
 
 
 def _resolve(
