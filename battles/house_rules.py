@@ -22,7 +22,7 @@ from django.db.models import Count, F
 from django.utils.translation import gettext as _
 
 from annuminas.validation import json_check
-from warbands.models import Fighter
+from warbands.models import Fighter, HiredSword
 
 from .models import CAMPAIGN_TABLES, OPTIONAL_RULES, Campaign
 from .roster import fighter_type_counts, hired_swords_in
@@ -370,8 +370,6 @@ def _tables_error(tables) -> str | None:
 
 def _hired_swords_clean(value) -> str | list[str]:
     """``"all"``, or a list of hired swords' slugs (each known to the catalogue, once)."""
-    from warbands.models import HiredSword
-
     if value == ALL_HIRED_SWORDS:
         return ALL_HIRED_SWORDS
     if value in (None, ""):

@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from . import services
 from .content_loader import content_pack_load
 from .models import (
     PROFILE_FIELDS,
@@ -479,8 +480,6 @@ class WarbandAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
-        from . import services
-
         services.warband_update(
             warband=obj,
             expected_version=None,
