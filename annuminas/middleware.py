@@ -35,10 +35,11 @@ class SiteLocaleMiddleware(LocaleMiddleware):
 
 
 class RejectNullBytesMiddleware:
-    """A NUL byte in the path or the query string is refused with 400 before any view runs.
+    """A NUL byte in the path, the query string or a page's posted form is refused with 400
+    before any view runs (the API's parsers refuse one in a body, naming the field).
 
-    No URL, slug, token or filter value of this site contains one, and PostgreSQL refuses NUL in
-    text, so such a request used to reach the database and fail there with a 500.
+    No URL, slug, token, filter or form value of this site contains one, and PostgreSQL refuses
+    NUL in text, so such a request used to reach the database and fail there with a 500.
     """
 
     def __init__(self, get_response):
@@ -50,7 +51,22 @@ class RejectNullBytesMiddleware:
             if request.path.startswith("/api/"):
                 return json_error_response(400, "bad_request", message)
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        if (
+            request.method == "POST"
+            and not request.path.startswith("/api/")
+            and _form_has_null(request)
+        ):
+            return HttpResponseBadRequest(
+                _("The form contains a NUL character."), content_type="text/plain; charset=utf-8"
+            )
         return self.get_response(request)
+
+
+def _form_has_null(request) -> bool:
+    return any(
+        "\x00" in key or any("\x00" in value for value in values)
+        for key, values in request.POST.lists()
+    )
 
 
 def _query_has_null(request) -> bool:

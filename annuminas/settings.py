@@ -262,8 +262,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
         "annuminas.api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "annuminas.api.parsers.SafeFormParser",
+        "annuminas.api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "annuminas.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
@@ -316,9 +316,8 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
-# Sessions read from the cache (Redis in production), written through to the database: a page
-# view no longer costs a session query; with the cache down they come from the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions stay in the database (Django's default): a cached copy would outlive a logout whose
+# cache delete was lost while Redis blinked (the resilient cache drops failed writes).
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)

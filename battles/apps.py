@@ -14,6 +14,9 @@ class BattlesConfig(AppConfig):
         from . import tasks  # noqa: F401 - registers the tasks services queue by name
         from .house_rules import validate_warband_in_campaigns
         from .notifications import tasks as notification_tasks  # noqa: F401 - likewise
+        from .roster import undo_refused_while_a_battle_is_under_way
 
         # Every roster change of a warband in an active campaign must keep its house rules.
         constraints.register(validate_warband_in_campaigns)
+        # … and a roster change is not taken back while a battle it shaped is under way.
+        constraints.register_undo_guard(undo_refused_while_a_battle_is_under_way)

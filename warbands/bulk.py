@@ -27,7 +27,7 @@ def rows_update(model: type[models.Model], rows: Sequence[models.Model], names: 
     fields = [meta.get_field(name) for name in names]
     key = meta.pk
     quote = connection.ops.quote_name
-    casts = [key.cast_db_type(connection), *(field.cast_db_type(connection) for field in fields)]
+    casts = [key.cast_db_type(connection), *(_cast(field) for field in fields)]
     row_sql = "(" + ", ".join(f"%s::{cast}" for cast in casts) + ")"
     params: list = []
     for row in rows:
@@ -51,3 +51,11 @@ def rows_update(model: type[models.Model], rows: Sequence[models.Model], names: 
     )  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _cast(field: models.Field) -> str:
+    """The type a value is cast to: its column's, but text for text (a ``varchar(n)`` cast
+    would cut a value too long, where the column's own check refuses it)."""
+    if isinstance(field, models.CharField | models.TextField):
+        return "text"
+    return field.cast_db_type(connection)

@@ -23,7 +23,7 @@ import time
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone, translation
 from django.utils.translation import get_language
@@ -169,6 +169,8 @@ def _failure_in_every_language(run_id: int, message: str) -> dict[str, str]:
                 texts[language] = message  # it applied this time: the first words stand
             except RUN_FAILURES as error:
                 texts[language] = _failure(error)
+            except DatabaseError:  # a lock timeout, a lost connection: the first words stand
+                texts[language] = message
     return texts
 
 

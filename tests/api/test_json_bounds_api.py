@@ -92,7 +92,7 @@ def bad_resolves(league) -> dict[str, tuple[dict, str]]:
         "a warband not in the battle": ({"faces": {"999999": [6]}}, "faces"),
         "a long faces key": ({"faces": {"1" * 5000: [6]}}, "faces"),
         "too many faces": ({"faces": {own: [3] * (MAX_TYPED_FACES + 1), other: [3]}}, "faces"),
-        "NUL in a bonus key": ({"scenario_bonus": {"12\x00": 1}}, "options"),
+        "NUL in a bonus key": ({"scenario_bonus": {"12\x00": 1}}, "scenario_bonus"),
         "a bonus key that is no id": ({"scenario_bonus": {"lider": 1}}, "scenario_bonus"),
     }
 

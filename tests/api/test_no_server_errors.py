@@ -163,3 +163,48 @@ def test_a_nul_byte_in_a_page_address_is_400(client, league, path):
     response = client.get(path)
     assert response.status_code == 400
     assert "NUL" in response.content.decode()
+
+
+def test_a_nul_byte_in_a_page_form_is_400(client, league):
+    client.force_login(league.organiser)
+    response = client.post("/campaigns/new/", {"name": "Liga\x00", "description": "x"})
+    assert response.status_code == 400
+    assert "NUL" in response.content.decode()
+
+
+@pytest.mark.parametrize("content_type", ["json", "multipart", "form"])
+def test_a_nul_in_any_body_field_is_a_400_naming_it(content_type):
+    """Schema fuzzing found a NUL in a looked-up slug (the stash's ``item``, multipart) reaching
+    PostgreSQL, which refuses it (500). Every parser refuses a NUL anywhere, naming the field."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    from warbands.content_loader import content_pack_load
+    from warbands.models import WarbandType
+    from warbands.services import warband_create
+
+    content_pack_load()
+    owner = get_user_model().objects.create(username="nul-probe")
+    warband = warband_create(
+        owner=owner,
+        warband_type=WarbandType.objects.get(slug="mercenarios-de-rhovanion"),
+        name="Sonda",
+    )
+    api = APIClient()
+    api.force_authenticate(owner)
+    url = f"/api/v1/warbands/{warband.pk}/stash/"
+    body = {"item": "dag\x00a", "version": str(warband.version)}
+    if content_type == "json":
+        response = api.post(url, body, format="json")
+    elif content_type == "multipart":
+        response = api.post(url, body, format="multipart")
+    else:
+        response = api.post(
+            url,
+            "item=dag%00a&version=1",
+            content_type="application/x-www-form-urlencoded",
+        )
+    assert response.status_code == 400, response.content[:300]
+    error = response.json()["error"]
+    assert "NUL" in " ".join(error["fields"]["item"])  # refused as such, before any lookup
+    assert not warband.equipment_items.exists()

@@ -44,3 +44,19 @@ def test_every_kind_of_column_round_trips(warband):
 def test_nothing_to_write_is_no_statement(django_assert_num_queries):
     with django_assert_num_queries(0):
         rows_update(Fighter, [], ["m"])
+
+
+def test_a_text_too_long_for_its_column_is_refused_not_cut(warband):
+    """Values are cast to text, so the column's own length check refuses an over-long one (a
+    cast to varchar(n) would cut it silently)."""
+    from django.db import DataError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite does not enforce a column's length")
+    captain = services.fighter_hire(
+        warband=warband, fighter_type=fighter_type("capitan-mercenario"), name="Aranarth"
+    )
+    captain.name = "x" * 500
+    with pytest.raises(DataError), transaction.atomic():
+        rows_update(Fighter, [captain], ["name"])
+    assert Fighter.objects.get(pk=captain.pk).name == "Aranarth"

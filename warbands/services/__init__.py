@@ -32,6 +32,7 @@ from .equipment import (
     equipment_stash,
     item_sale_value,
 )
+from .hired_swords import fighter_or_sword_dismiss
 from .hiring import (
     fighter_dismiss,
     fighter_hire,
@@ -79,6 +80,7 @@ __all__ = [
     "fighter_make_leader",
     "fighter_retire",
     "fighter_set_status",
+    "fighter_or_sword_dismiss",
     "fighter_update",
     "undo_offer",
     "undo_point_text",

@@ -11,7 +11,7 @@ from .. import limits
 from ..ledger_texts import catalogue_term
 from ..models import EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
 from . import undo
-from .hiring import _leave_roster, hero_create, roster_limits_check
+from .hiring import _leave_roster, fighter_dismiss, hero_create, roster_limits_check
 from .ledger import check_affordable, ledger_apply, ledger_event
 from .unit import IN_ROSTER, finish_change, lock_warband, roster_atomic, roster_fighter
 
@@ -141,3 +141,11 @@ def _sword_in_roster(locked: Warband, fighter: Fighter | int) -> Fighter:
     if fighter.status not in IN_ROSTER:
         raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
     return fighter
+
+
+def fighter_or_sword_dismiss(*, fighter: Fighter, expected_version: int | None = None):
+    """A warrior leaves the warband: a hired sword as hired swords do (``hired_sword_leave``),
+    anyone else dismissed (``fighter_dismiss``)."""
+    if fighter.hired_sword_id is not None:
+        return hired_sword_leave(fighter=fighter, expected_version=expected_version)
+    return fighter_dismiss(fighter=fighter, expected_version=expected_version)

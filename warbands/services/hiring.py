@@ -317,9 +317,20 @@ def _record_dismissal(locked: Warband, name: str, stashed: list) -> None:
 @undo.undoable("dismissed", undo.describe_who)
 @roster_atomic
 def fighter_dismiss(*, fighter: Fighter, expected_version: int | None = None) -> None:
-    """Dismiss a warrior: he leaves the roster; his equipment goes to the stash."""
+    """Dismiss a warrior: he leaves the roster; his equipment goes to the stash. Not a hired
+    sword (he leaves with his own gear, his upkeep settled: ``hired_sword_leave``), nor a
+    captive (his captor decides his fate first)."""
     locked = lock_warband(fighter.warband_id, expected_version)
     fighter = roster_fighter(locked, fighter)
+    if fighter.hired_sword_id is not None:
+        raise ValidationError(
+            _("%(name)s is a hired sword: let him go instead (he leaves with his own gear).")
+            % {"name": fighter.name}
+        )
+    if fighter.status == Fighter.Status.CAPTURED:
+        raise ValidationError(
+            _("%(name)s is a captive: his captor decides his fate first.") % {"name": fighter.name}
+        )
     name = fighter.name
     group = fighter.group
     stashed = _leave_roster(locked, fighter, status=None)

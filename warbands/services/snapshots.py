@@ -131,10 +131,12 @@ def warband_restore(
     code: str = "postbattle_reverted",
     params: dict[str, Any] | None = None,
     always_record: bool = False,
+    check_rules: bool = False,
 ) -> None:
     """Put the roster back exactly as in ``snapshot``; the ledger gets compensating entries
     (``reason``, ``code`` and ``params`` say why), and a line even when no money moves if
-    ``always_record``."""
+    ``always_record``. ``check_rules``: the registered house rules must accept the roster put
+    back (an undo; a revert restores what the rules accepted before the battle)."""
     locked = lock_warband(warband.pk)
     _put_back(HenchmanGroup, snapshot["groups"], GROUP_FIELDS, locked)
     for fighter, data in _put_back(Fighter, snapshot["fighters"], FIGHTER_FIELDS, locked):
@@ -167,4 +169,4 @@ def warband_restore(
             params=params,
             source=source,
         )
-    finish_change(locked, roster_changed=False)
+    finish_change(locked, roster_changed=check_rules)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 
+from .. import constraints
 from ..ledger_texts import catalogue_term, undo_text
 from ..models import HiredSword, LedgerEntry, UndoPoint, Warband
 from .snapshots import warband_restore, warband_snapshot
@@ -125,6 +126,7 @@ def warband_undo(*, warband: Warband, expected_version: int | None = None) -> st
                 "nothing else has changed in the warband since."
             )
         )
+    constraints.check_undo(warband=locked)  # e.g. one of its battles is under way
     words = undo_point_text(point)
     warband_restore(
         warband=locked,
@@ -134,6 +136,7 @@ def warband_undo(*, warband: Warband, expected_version: int | None = None) -> st
         code="undone",
         params={"change": {"undo": point.code, "params": point.params}},
         always_record=True,  # the history says what was undone, money or not
+        check_rules=True,  # what comes back must still be allowed (a campaign's house rules)
     )
     point.delete()
     locked.refresh_from_db()
@@ -171,7 +174,7 @@ def describe_who(*, fighter=None, group=None, **_: Any) -> dict:
 def describe_sword(*, hired_sword, name: str = "", **_: Any) -> dict:
     if not name:
         terms = hired_sword
-        if not isinstance(terms, HiredSword):
-            terms = HiredSword.objects.select_related("fighter_type").get(pk=terms)
-        name = terms.fighter_type.name
+        if not isinstance(terms, HiredSword):  # an id: an unknown one is the service's refusal
+            terms = HiredSword.objects.select_related("fighter_type").filter(pk=terms).first()
+        name = terms.display_name if terms is not None else ""
     return {"name": name}

@@ -23,7 +23,7 @@ from ..forms import HireForm, VersionedForm
 from ..limits import NAME_MAX_LENGTH
 from ..models import Fighter, HenchmanGroup, HiredSword, SpecialRule, Warband
 from ..presentation import fighter_type_choices, profile_rows, rule_rows
-from ..services.hired_swords import hired_sword_hire, hired_sword_leave
+from ..services.hired_swords import hired_sword_hire
 from ._common import confirmation, owned_warband, perform
 
 # The campaign states whose house rules bind a roster (battles' Campaign.State OPEN, RUNNING;
@@ -266,13 +266,12 @@ def warband_fighter_action(request, pk, fighter_pk, operation):
     asking = _confirm_leaving(request, warband, fighter, operation)
     if asking is not None:
         return asking
+    left = _("%(name)s has left the warband.") if fighter.hired_sword_id else None
     actions = {
-        "dismiss": (services.fighter_dismiss, _("%(name)s dismissed.")),
+        "dismiss": (services.fighter_or_sword_dismiss, left or _("%(name)s dismissed.")),
         "retire": (services.fighter_retire, _("%(name)s retired.")),
         "lead": (services.fighter_make_leader, _("%(name)s now leads the warband.")),
     }
-    if fighter.hired_sword_id is not None:
-        actions["dismiss"] = (hired_sword_leave, _("%(name)s has left the warband."))
     if operation not in actions:
         raise Http404
     service, message = actions[operation]

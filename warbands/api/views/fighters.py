@@ -86,7 +86,9 @@ def _member_schema(*, one: str, rename: str, dismiss: str, serializer) -> Callab
 @_member_schema(
     one=_("One warrior"),
     rename=_("Rename a warrior"),
-    dismiss=_("Dismiss a warrior (his equipment goes to the stash)"),
+    dismiss=_(
+        "Dismiss a warrior (his equipment goes to the stash); a hired sword leaves with his own"
+    ),
     serializer=s.FighterSerializer,
 )
 class FighterDetailView(RosterMemberView):
@@ -95,7 +97,7 @@ class FighterDetailView(RosterMemberView):
     payload = staticmethod(fighter_payload)
     serializer = s.FighterSerializer
     rename = staticmethod(services.fighter_update)
-    dismiss = staticmethod(services.fighter_dismiss)
+    dismiss = staticmethod(services.fighter_or_sword_dismiss)
 
 
 @_member_schema(
