@@ -48,6 +48,12 @@ def visible_battles(user) -> QuerySet[Battle]:
     return Battle.objects.filter(campaign__in=visible_campaigns(user))
 
 
+def can_see_battle(user, battle: Battle) -> bool:
+    """``battle`` is in ``visible_battles(user)``. Its players see it without a query (their
+    warbands play in it and a player who leaves keeps his membership); anyone else, one query."""
+    return is_participant(user, battle) or visible_battles(user).filter(pk=battle.pk).exists()
+
+
 def is_organiser(user, campaign: Campaign) -> bool:
     """Uses ``campaign.memberships`` when prefetched (pages and endpoints), else one query."""
     if not _is_user(user):
