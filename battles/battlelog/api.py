@@ -53,12 +53,16 @@ def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
     }
 
 
-def visible_battle(user, pk: int) -> Battle:
+def visible_battle(user, pk: int, *, only: tuple[str, ...] = ()) -> Battle:
     """The battle if the caller may read it (a member, or anyone for a public campaign). A
     caller not logged in who may not see it gets 401 (log in), as from the rest of the battles
-    API (``battles.api.views._visible_or_401``): whether it is private or missing is not told."""
+    API (``battles.api.views._visible_or_401``): whether it is private or missing is not told.
+    ``only``: just these fields, without the campaign (a phone polls the log every few
+    seconds and needs only the id)."""
+    battles = access.visible_battles(user)
+    battles = battles.only(*only) if only else battles.select_related("campaign")
     try:
-        return get_object_or_404(access.visible_battles(user).select_related("campaign"), pk=pk)
+        return get_object_or_404(battles, pk=pk)
     except Http404:
         if not user.is_authenticated:
             raise NotAuthenticated from None
@@ -125,7 +129,7 @@ class BattleLogView(BattleAPIView):
         summary="The battle log, in order",
     )
     def get(self, request, pk: int):
-        battle = visible_battle(request.user, pk)
+        battle = visible_battle(request.user, pk, only=("id",))
         raw = request.query_params.get("after", "0")
         after = int(raw) if raw.isdigit() and len(raw) < 10 else 0
         entries = list(selectors.log_entries(battle, after=after, limit=selectors.MAX_PAGE + 1))

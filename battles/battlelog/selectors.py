@@ -81,11 +81,16 @@ def _excluded_because(fighter: Fighter, unpaid: set[int]) -> str:
     return ""
 
 
+# What an entry shows (``battles.battlelog.api.entry_data``); its author by name only.
+ENTRY_FIELDS = ("battle_id", "seq", "kind", "payload", "created", "client_id", "dice", "author")
+
+
 def log_entries(battle: Battle, *, after: int = 0, limit: int = MAX_PAGE) -> QuerySet:
     """The entries after ``after``, in order, with their authors: one query whatever the log."""
     return (
         BattleLogEntry.objects.filter(battle=battle, seq__gt=after)
         .select_related("author")
+        .only(*ENTRY_FIELDS, "author__username")
         .order_by("seq")[:limit]
     )
 

@@ -259,8 +259,10 @@ def test_anonymous_visitors_read_a_public_log_but_writing_asks_for_a_login(table
 def test_a_write_costs_the_same_few_queries_whatever_the_logs_length(
     table, django_assert_max_num_queries
 ):
-    """One read of the battle (locked, visibility included), its participants, the log, the
-    insert (and the test's savepoint pair): the log is folded in memory."""
+    """One read of the battle (locked, with its campaign's archived flag), its participants'
+    owners, the log, the insert (and the test's savepoint pair): the log is folded in memory.
+    A player is one of the owners, so he may see the battle; an organiser who does not play in
+    it costs one query more (the campaign's visibility, then his role)."""
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
     with django_assert_max_num_queries(6):
         table.post(table.phone_a, "note", payload={"text": "corta"})
@@ -268,6 +270,9 @@ def test_a_write_costs_the_same_few_queries_whatever_the_logs_length(
         table.post(table.phone_a, "note", payload={"text": f"nota {number}"})
     with django_assert_max_num_queries(6):
         table.post(table.phone_a, "note", payload={"text": "larga"})
+    organiser = client_for(table.battle.campaign.memberships.get(role="organiser").user)
+    with django_assert_max_num_queries(8):
+        table.post(organiser, "note", payload={"text": "del organizador"})
 
 
 def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_assert_max_num_queries):
