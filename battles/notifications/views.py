@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annuminas.confirmation import confirmation
@@ -178,6 +179,21 @@ def campaign_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 WEBHOOK_OPERATIONS = ("enable", "disable", "rotate", "delete")
+# What cannot be taken back asks first: a deleted webhook, and a new secret (the receiver
+# refuses every signature until it is given the new one).
+WEBHOOK_QUESTIONS = {
+    "delete": (
+        gettext_lazy("Delete the webhook to %(url)s? Its deliveries stop."),
+        gettext_lazy("Yes, delete it"),
+    ),
+    "rotate": (
+        gettext_lazy(
+            "Give the webhook to %(url)s a new secret? The old one stops at once: until the "
+            "receiver has the new one, it will refuse every delivery's signature."
+        ),
+        gettext_lazy("Yes, a new secret"),
+    ),
+}
 
 
 @login_required
@@ -188,17 +204,18 @@ def campaign_webhook_change(request: HttpRequest, slug: str, pk: int) -> HttpRes
     op = request.POST.get("op")
     if op not in WEBHOOK_OPERATIONS:
         raise Http404
-    if op == "delete":
+    if op in WEBHOOK_QUESTIONS:
+        question, label = WEBHOOK_QUESTIONS[op]
         asking = confirmation(
             request,
-            question=_("Delete the webhook to %(url)s? Its deliveries stop.")
-            % {"url": webhook.url},
-            label=_("Yes, delete it"),
+            question=question % {"url": webhook.url},
+            label=label,
             back_url=reverse("campaign-webhooks", args=[slug]),
             back_label=_("Webhooks"),
         )
         if asking is not None:
             return asking
+    if op == "delete":
         services.webhook_delete(webhook=webhook, by=request.user)
         messages.success(request, _("Webhook deleted."))
     else:

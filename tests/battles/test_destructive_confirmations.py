@@ -192,6 +192,24 @@ def test_deleting_a_webhook_asks(league):
     assert not Webhook.objects.filter(pk=webhook.pk).exists()
 
 
+def test_a_new_webhook_secret_asks(league):
+    """The receiver refuses every signature until it has the new secret: the button asks."""
+    webhook = Webhook.objects.create(campaign=league.campaign, url="https://example.com/h")
+    old = webhook.secret
+    organiser = client_for(league.organiser)
+    slug = league.campaign.slug
+    html = organiser.get(reverse("campaign-webhooks", args=[slug])).content.decode()
+    assert len(confirm_forms(html)) == 2  # a new secret and the deletion ask
+    change = reverse("campaign-webhook-change", args=[slug, webhook.pk])
+    page = asks(organiser.post(change, {"op": "rotate"}), change)
+    assert "https://example.com/h" in page
+    webhook.refresh_from_db()
+    assert webhook.secret == old
+    assert organiser.post(change, {"op": "rotate", "confirmed": "1"}).status_code == 302
+    webhook.refresh_from_db()
+    assert webhook.secret != old
+
+
 def test_new_calendar_addresses_ask(league):
     user = league.user(0)
     client = client_for(user)

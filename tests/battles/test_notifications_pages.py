@@ -149,7 +149,7 @@ def test_organiser_adds_disables_and_deletes_a_webhook(league, client):
     change = reverse("campaign-webhook-change", args=[slug, webhook.pk])
     old_secret = webhook.secret
     client.post(change, {"op": "disable"})
-    client.post(change, {"op": "rotate"})
+    client.post(change, {"op": "rotate", "confirmed": "1"})
     webhook.refresh_from_db()
     assert not webhook.active and webhook.secret != old_secret
     assert webhook.secret in client.get(reverse("campaign-webhooks", args=[slug])).content.decode()
