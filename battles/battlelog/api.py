@@ -77,6 +77,11 @@ class EntrySerializer(DiceSourceSerializer):
     payload = serializers.JSONField(required=False)
     base_seq = serializers.IntegerField(min_value=0, max_value=10**9, required=False)
 
+    def validate_payload(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(_("The payload is an object."))
+        return value
+
 
 class SetupSerializer(serializers.Serializer):
     client_id = serializers.UUIDField()
