@@ -107,6 +107,29 @@ def test_inbox_preferences_and_webhooks_on_a_phone(page, login, organiser):
     page.console_errors.clear()
     assert_no_sideways_scroll(page, path)
 
+    # A new secret asks first: the receiver refuses every signature until it is given it.
+    old_secret = webhook.secret
+    questions: list[str] = []
+
+    def answer(accept: bool):
+        def handle(dialog) -> None:
+            questions.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        return handle
+
+    page.once("dialog", answer(False))
+    page.get_by_test_id("rotate-webhook").click()
+    expect(page.get_by_test_id("webhook")).to_have_count(1)
+    webhook.refresh_from_db()
+    assert webhook.secret == old_secret and "secreto nuevo" in questions[0]
+    page.once("dialog", answer(True))
+    page.get_by_test_id("rotate-webhook").click()
+    expect(page.locator("body")).to_contain_text("Webhook modificado.")
+    webhook.refresh_from_db()
+    assert webhook.secret != old_secret and len(questions) == 2
+    assert_no_sideways_scroll(page, path)
+
 
 def test_an_organiser_opens_a_round_with_its_dates_on_a_phone(page, login, organiser):
     login(organiser)
