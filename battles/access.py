@@ -48,10 +48,13 @@ def visible_battles(user) -> QuerySet[Battle]:
     return Battle.objects.filter(campaign__in=visible_campaigns(user))
 
 
-def can_see_battle(user, battle: Battle) -> bool:
-    """``battle`` is in ``visible_battles(user)``. Its players see it without a query (their
-    warbands play in it and a player who leaves keeps his membership); anyone else, one query."""
-    return is_participant(user, battle) or visible_battles(user).filter(pk=battle.pk).exists()
+def battle_visible(user, battle_id: int, *, owner_ids: set[int]) -> bool:
+    """Battle ``battle_id`` (whose warbands' owners are ``owner_ids``) is in
+    ``visible_battles(user)``. Its players see it without a query (their warbands play in it and
+    a player who leaves keeps his membership); anyone else, one query."""
+    if _is_user(user) and user.pk in owner_ids:
+        return True
+    return visible_battles(user).filter(pk=battle_id).exists()
 
 
 def is_organiser(user, campaign: Campaign) -> bool:

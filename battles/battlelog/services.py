@@ -91,15 +91,24 @@ def _lock(battle: Battle | int) -> Battle:
 
 def _lock_to_append(battle: Battle | int, *, by) -> Battle:
     """The battle row locked for a new entry, with only what the append reads: its status, its
-    campaign's ``archived`` flag and its participants' owners (two narrow queries; a league
-    day posts thousands of entries, and loading whole rows was a third of a post's time). A
-    battle ``by`` may not see is a 404 (``Http404``), as if it did not exist."""
+    campaign's ``archived`` flag and its participants' owners (narrow queries; a league day
+    posts thousands of entries, and loading whole rows was a third of a post's time). A battle
+    ``by`` may not see is a 404 (``Http404``), as if it did not exist, and before any lock is
+    taken: its players are its warbands' owners (one narrow read), anyone else is asked the
+    campaign's visibility. The participants are read again under the lock for the write's
+    own checks (a pairing may have changed in between)."""
+    pk = getattr(battle, "pk", battle)
+    owners = BattleParticipant.objects.filter(battle_id=pk).values_list(
+        "warband__owner_id", flat=True
+    )
+    if not access.battle_visible(by, pk, owner_ids=set(owners)):
+        raise Http404
     try:
         battle = (
             Battle.objects.select_for_update(of=("self",))
             .select_related("campaign")
             .only("id", "status", "campaign__id", "campaign__archived")
-            .get(pk=getattr(battle, "pk", battle))
+            .get(pk=pk)
         )
     except Battle.DoesNotExist as missing:
         raise Http404 from missing
@@ -107,8 +116,6 @@ def _lock_to_append(battle: Battle | int, *, by) -> Battle:
         "id", "battle_id", "warband__id", "warband__owner_id"
     )
     prefetch_related_objects([battle], Prefetch("participants", queryset=participants))
-    if not access.can_see_battle(by, battle):
-        raise Http404
     return battle
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from battles.models import Battle, BattleEvent, BattleLogEntry, Campaign
@@ -259,20 +261,32 @@ def test_anonymous_visitors_read_a_public_log_but_writing_asks_for_a_login(table
 def test_a_write_costs_the_same_few_queries_whatever_the_logs_length(
     table, django_assert_max_num_queries
 ):
-    """One read of the battle (locked, with its campaign's archived flag), its participants'
-    owners, the log, the insert (and the test's savepoint pair): the log is folded in memory.
-    A player is one of the owners, so he may see the battle; an organiser who does not play in
-    it costs one query more (the campaign's visibility, then his role)."""
+    """The participants' owners (may the caller see it?), the battle locked with its
+    campaign's archived flag, its participants again under the lock, the log, the insert (and
+    the test's savepoint pair): the log is folded in memory. A player is one of the owners; an
+    organiser who does not play in it costs two queries more (the campaign's visibility, his
+    role)."""
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         table.post(table.phone_a, "note", payload={"text": "corta"})
     for number in range(40):
         table.post(table.phone_a, "note", payload={"text": f"nota {number}"})
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         table.post(table.phone_a, "note", payload={"text": "larga"})
     organiser = client_for(table.battle.campaign.memberships.get(role="organiser").user)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         table.post(organiser, "note", payload={"text": "del organizador"})
+
+
+def test_a_battle_the_caller_may_not_see_is_a_404_before_any_lock(table, make_user):
+    """Nobody outside a private campaign holds its battles' rows, even for a moment."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite has no SELECT … FOR UPDATE)")
+    stranger = client_for(make_user("mirón"))
+    body = {"client_id": uid(), "kind": "note", "payload": {"text": "hola"}}
+    with CaptureQueriesContext(connection) as queries:
+        assert stranger.post(f"{table.url}log/", body, format="json").status_code == 404
+    assert not [q for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
 
 
 def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_assert_max_num_queries):

@@ -203,6 +203,7 @@ def test_a_new_webhook_secret_asks(league):
     change = reverse("campaign-webhook-change", args=[slug, webhook.pk])
     page = asks(organiser.post(change, {"op": "rotate"}), change)
     assert "https://example.com/h" in page
+    assert "a new secret?" in page and "Yes, a new secret" in page
     webhook.refresh_from_db()
     assert webhook.secret == old
     assert organiser.post(change, {"op": "rotate", "confirmed": "1"}).status_code == 302
