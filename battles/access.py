@@ -52,9 +52,7 @@ def battle_visible(user, battle_id: int, *, owner_ids: set[int]) -> bool:
     """Battle ``battle_id`` (whose warbands' owners are ``owner_ids``) is in
     ``visible_battles(user)``. Its players see it without a query (their warbands play in it and
     a player who leaves keeps his membership); anyone else, one query."""
-    if _is_user(user) and user.pk in owner_ids:
-        return True
-    return visible_battles(user).filter(pk=battle_id).exists()
+    return _owns_one(user, owner_ids) or visible_battles(user).filter(pk=battle_id).exists()
 
 
 def is_organiser(user, campaign: Campaign) -> bool:
@@ -77,8 +75,12 @@ def battle_owner_ids(battle: Battle) -> set[int]:
     return {p.warband.owner_id for p in battle.participants.all()}
 
 
+def _owns_one(user, owner_ids: set[int]) -> bool:
+    return _is_user(user) and user.pk in owner_ids
+
+
 def is_participant(user, battle: Battle) -> bool:
-    return _is_user(user) and user.pk in battle_owner_ids(battle)
+    return _owns_one(user, battle_owner_ids(battle))
 
 
 def is_opponent(user, battle: Battle) -> bool:
