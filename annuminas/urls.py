@@ -31,5 +31,6 @@ urlpatterns = [
     path("", include("battles.notifications.urls")),
 ]
 
+handler400 = "annuminas.views.bad_request"
 handler404 = "annuminas.views.page_not_found"
 handler500 = "annuminas.views.server_error"

@@ -6,12 +6,18 @@ import redis
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -106,6 +112,20 @@ def _states_only(component: dict) -> dict:
     if "worker" in component:
         state["worker"] = {"ok": bool(component["worker"].get("pong"))}
     return state
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view (too many fields, a body over the size limit, a
+    bad host): under /api/ the one error shape, like every other API answer."""
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
+        message = _("The request has too many fields.")
+    elif isinstance(exception, RequestDataTooBig):
+        message = _("The request body is too large.")
+    else:
+        message = _("Bad request.")
+    return json_error_response(400, "bad_request", message)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -3,7 +3,7 @@
 from django.http import JsonResponse
 from django.urls import path
 
-from annuminas.urls import handler404, handler500  # noqa: F401
+from annuminas.urls import handler400, handler404, handler500  # noqa: F401
 from annuminas.urls import urlpatterns as project_urlpatterns
 
 

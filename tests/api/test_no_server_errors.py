@@ -208,3 +208,18 @@ def test_a_nul_in_any_body_field_is_a_400_naming_it(content_type):
     error = response.json()["error"]
     assert "NUL" in " ".join(error["fields"]["item"])  # refused as such, before any lookup
     assert not warband.equipment_items.exists()
+
+
+def test_a_form_with_too_many_fields_is_a_400_in_the_error_shape(organiser_client, client, league):
+    """Schema fuzzing posted the import as a form of 1,000+ fields: Django refuses it before
+    any view (TooManyFieldsSent), and the API answered with Django's HTML 400 page."""
+    fields = "&".join(f"groups=name{i}" for i in range(1100))
+    response = organiser_client.post(
+        "/api/v1/warbands/import/", fields, content_type="application/x-www-form-urlencoded"
+    )
+    shaped(response, 400)
+    assert response.json()["error"]["code"] == "bad_request"
+    # A page keeps Django's own 400 page.
+    client.force_login(league.organiser)
+    page = client.post("/campaigns/new/", fields, content_type="application/x-www-form-urlencoded")
+    assert page.status_code == 400 and not page["Content-Type"].startswith("application/json")
