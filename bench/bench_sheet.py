@@ -7,9 +7,11 @@ Run from the project root (PostgreSQL at 127.0.0.1; the database is created if m
 
 It migrates the database, loads the Annúminas pack, builds a warband of 15 warriors (leader,
 two heroes, three henchman groups, equipment, a stash item), starts gunicorn with
-``warbands.bench_settings`` (the project's settings plus a bare JSON view only the bench
-mounts), then drives each measure with ``--concurrency`` client threads (a new connection per
-request, as gunicorn's sync workers close them). The measures take turns in slices of
+``warbands.bench_settings`` (the project's settings plus two floors only the bench mounts: a
+bare JSON view, and a JSON view that checks who asks and reads the warband's version — the
+three queries a warm sheet runs — and nothing else), then drives each measure with
+``--concurrency`` client threads (a new connection per request, as gunicorn's sync workers
+close them). The measures take turns in slices of
 ``--slice`` seconds until each has had ``--duration`` seconds, so a neighbour's load on shared
 cores falls on all of them alike; the ratios are the result, the absolute numbers are not.
 
@@ -282,12 +284,14 @@ def main() -> None:
         start_new_session=True,
     )
     bare_path = "/bench/bare-json/"
+    floor_path = f"/bench/owner-version/{warband_id}/"
     page_path = f"/warbands/{warband_id}/"
     api_path = f"/api/v1/warbands/{warband_id}/sheet/"
     bump = version_bumper(warband_id)
     write = service_writer(warband_id)
     measures = {
         "bare Django JSON view": (bare_path, None),
+        "owner + version floor": (floor_path, None),
         "sheet page, warm": (page_path, None),
         "sheet page, cold": (page_path, bump),
         "API /sheet/, warm": (api_path, None),
@@ -304,7 +308,7 @@ def main() -> None:
             if time.monotonic() > deadline or gunicorn.poll() is not None:
                 sys.exit("gunicorn did not start")
             time.sleep(0.2)
-        for path in (bare_path, page_path, api_path):
+        for path in (bare_path, floor_path, page_path, api_path):
             status = get(args.port, path, cookie)
             if status != 200:
                 sys.exit(f"{path} answered {status}")
@@ -331,11 +335,13 @@ def main() -> None:
             f"| {name:<26} | {row['rps']:5.0f} | {row['p50_ms']:6.1f} | {row['p95_ms']:6.1f} "
             f"| {row['rps'] / bare:7.3f} | {row['errors']:6d} |"
         )
+    floor = results["owner + version floor"]["rps"]
     for kind, name in (("page", "sheet page"), ("API", "API /sheet/")):
         warm_rps = results[f"{name}, warm"]["rps"]
         cold_rps = results[f"{name}, cold"]["rps"]
         print(
             f"{kind}: warm / bare {warm_rps / bare:.3f} (target ≥ 0.5) · "
+            f"warm / owner + version floor {warm_rps / floor:.3f} · "
             f"rendered from the database / warm {cold_rps / warm_rps:.3f}"
         )
     print()
