@@ -79,6 +79,29 @@ def effective_leadership(
     return leadership
 
 
+def leadership_roll_with_leader(
+    ex: Explainer,
+    dice: Dice,
+    purpose: str,
+    leadership: int,
+    leader_leadership: int | None,
+    leader_distance_cm: float | None,
+    leader_status: str,
+    leader_refused_challenge: bool = False,
+) -> tuple[int, bool]:
+    """An L test under Jefes: 2D6 against his L, or his leader's (see
+    :func:`effective_leadership`). Returns the L used and whether the test passed."""
+    used = effective_leadership(
+        ex,
+        leadership=leadership,
+        leader_leadership=leader_leadership,
+        leader_distance_cm=leader_distance_cm,
+        leader_status=leader_status,
+        leader_refused_challenge=leader_refused_challenge,
+    )
+    return used, leadership_roll(ex, dice, used, purpose)
+
+
 # Characteristic tests ---------------------------------------------------------------------------
 
 
@@ -110,15 +133,16 @@ def leadership_test(
 ) -> CheckResult:
     """Chequeo de liderazgo: 2D6 ≤ L passes (the leader's L within 15 cm, see Jefes)."""
     ex = Explainer(dice)
-    used = effective_leadership(
+    used, passed = leadership_roll_with_leader(
         ex,
-        leadership=leadership,
-        leader_leadership=leader_leadership,
-        leader_distance_cm=leader_distance_cm,
-        leader_status=leader_status,
+        dice,
+        purpose,
+        leadership,
+        leader_leadership,
+        leader_distance_cm,
+        leader_status,
         leader_refused_challenge=leader_refused_challenge,
     )
-    passed = leadership_roll(ex, dice, used, purpose)
     return check_result(
         "leadership", ex, passed, "passed" if passed else "failed", leadership_used=used
     )
@@ -153,14 +177,9 @@ def rally_test(
                 _("The nearest model is an enemy: the warrior cannot rally."),
             )
             return check_result("rally", ex, False, "cannot_rally")
-    used = effective_leadership(
-        ex,
-        leadership=leadership,
-        leader_leadership=leader_leadership,
-        leader_distance_cm=leader_distance_cm,
-        leader_status=leader_status,
+    used, passed = leadership_roll_with_leader(
+        ex, dice, "rally test", leadership, leader_leadership, leader_distance_cm, leader_status
     )
-    passed = leadership_roll(ex, dice, used, "rally test")
     return check_result(
         "rally", ex, passed, "rallied" if passed else "keeps_fleeing", leadership_used=used
     )

@@ -15,7 +15,7 @@ from rules.engine.checks._common import (
     valid_models,
     valid_status,
 )
-from rules.engine.checks.leadership import effective_leadership
+from rules.engine.checks.leadership import leadership_roll_with_leader
 from rules.engine.checks.pursuit import FLEE_DICE
 from rules.engine.combat import (
     DEFAULT_RULES,
@@ -126,14 +126,10 @@ def fear_test(
     if causes_fear or frenzied_in_charge_range:
         ex.add("fear.immune", _("This warrior ignores fear."))
         return check_result("fear", ex, None, "immune")
-    used = effective_leadership(
-        ex,
-        leadership=leadership,
-        leader_leadership=leader_leadership,
-        leader_distance_cm=leader_distance_cm,
-        leader_status=leader_status,
+    used, passed = leadership_roll_with_leader(
+        ex, dice, "fear test", leadership, leader_leadership, leader_distance_cm, leader_status
     )
-    if leadership_roll(ex, dice, used, "fear test"):
+    if passed:
         return check_result("fear", ex, True, "passed", leadership_used=used)
     if situation == "charged":
         ex.add("fear.sixes_to_hit", _("Failed: he needs 6s to hit in the first round of combat."))
@@ -209,14 +205,10 @@ def stupidity_test(
     3 cm from enemies, no shooting); 4-6 he stands drooling."""
     valid_distance("movement_cm", movement_cm)
     ex = Explainer(dice)
-    used = effective_leadership(
-        ex,
-        leadership=leadership,
-        leader_leadership=leader_leadership,
-        leader_distance_cm=leader_distance_cm,
-        leader_status=leader_status,
+    used, passed = leadership_roll_with_leader(
+        ex, dice, "stupidity test", leadership, leader_leadership, leader_distance_cm, leader_status
     )
-    if leadership_roll(ex, dice, used, "stupidity test"):
+    if passed:
         return check_result("stupidity", ex, True, "acts_normally")
     if in_combat:
         ex.add("stupidity.no_attacks", _("Stupid in combat: he does not attack this turn."))
