@@ -99,6 +99,27 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
+    def _run_each(self, request, queryset, operation) -> None:
+        """An action: ``operation`` (one service call) on each selected object, read with its
+        campaign (every service checks who organises it); a refusal is told per object, then
+        how many were done."""
+        if self.campaign_path:
+            queryset = queryset.select_related(self.campaign_path)
+        done = 0
+        for obj in queryset:
+            try:
+                operation(obj)
+                done += 1
+            except (ValidationError, Conflict, PermissionDenied) as error:
+                text = (
+                    " ".join(error.messages)
+                    if isinstance(error, ValidationError)
+                    else str(getattr(error, "detail", error) or _("not allowed"))
+                )
+                self.message_user(request, f"{obj}: {text}", messages.ERROR)
+        if done:
+            self.message_user(request, _("%(count)s done.") % {"count": done}, messages.SUCCESS)
+
 
 class CampaignAdminForm(forms.ModelForm):
     class Meta:
@@ -213,26 +234,9 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
 
     @admin.action(description=_("Open the next round"))
     def open_next_round(self, request, queryset):
-        _run_each(
-            self, request, queryset, lambda c: services.round_open(campaign=c, by=request.user)
+        self._run_each(
+            request, queryset, lambda c: services.round_open(campaign=c, by=request.user)
         )
-
-
-def _run_each(model_admin, request, queryset, operation) -> None:
-    done = 0
-    for obj in queryset:
-        try:
-            operation(obj)
-            done += 1
-        except (ValidationError, Conflict, PermissionDenied) as error:
-            text = (
-                " ".join(error.messages)
-                if isinstance(error, ValidationError)
-                else str(getattr(error, "detail", error) or _("not allowed"))
-            )
-            model_admin.message_user(request, f"{obj}: {text}", messages.ERROR)
-    if done:
-        model_admin.message_user(request, _("%(count)s done.") % {"count": done}, messages.SUCCESS)
 
 
 class MembershipAdmin(OrganiserScopedAdmin):
@@ -245,11 +249,8 @@ class MembershipAdmin(OrganiserScopedAdmin):
 
     @admin.action(description=_("Withdraw the selected members"))
     def withdraw(self, request, queryset):
-        _run_each(
-            self,
-            request,
-            queryset.select_related("campaign"),
-            lambda m: services.membership_withdraw(membership=m, by=request.user),
+        self._run_each(
+            request, queryset, lambda m: services.membership_withdraw(membership=m, by=request.user)
         )
 
 
@@ -269,10 +270,9 @@ class RoundAdmin(OrganiserScopedAdmin):
     actions = ["generate_swiss", "generate_rating", "close"]
 
     def _generate(self, request, queryset, method):
-        _run_each(
-            self,
+        self._run_each(
             request,
-            queryset.select_related("campaign"),
+            queryset,
             lambda r: services.pairings_generate(round=r, by=request.user, method=method),
         )
 
@@ -286,12 +286,7 @@ class RoundAdmin(OrganiserScopedAdmin):
 
     @admin.action(description=_("Close the selected rounds"))
     def close(self, request, queryset):
-        _run_each(
-            self,
-            request,
-            queryset.select_related("campaign"),
-            lambda r: services.round_close(round=r, by=request.user),
-        )
+        self._run_each(request, queryset, lambda r: services.round_close(round=r, by=request.user))
 
 
 class ParticipantInline(ReadOnlyInline):
@@ -323,11 +318,8 @@ class BattleAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
 
     @admin.action(description=_("Confirm the selected reported battles"))
     def confirm(self, request, queryset):
-        _run_each(
-            self,
-            request,
-            queryset.select_related("campaign"),
-            lambda b: services.battle_confirm(battle=b, by=request.user),
+        self._run_each(
+            request, queryset, lambda b: services.battle_confirm(battle=b, by=request.user)
         )
 
 
