@@ -1,5 +1,6 @@
 """What every warband page shares: the owner's warband or sheet, running one service with its
-refusal as a message, and the no-JavaScript confirmation step."""
+refusal as a message, and the no-JavaScript confirmation step (and both, for an action that
+takes something away)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,13 @@ def confirmation(request, warband: Warband, *, question: str, label: str):
             "version": request.POST.get("version") or "",
         },
     )
+
+
+def perform_confirmed(
+    request, warband: Warband, *, question: str, label: str, action, success: str
+):
+    """An action that takes something away: ask first (``confirmation``), then ``perform`` it."""
+    asking = confirmation(request, warband, question=question, label=label)
+    if asking is not None:
+        return asking
+    return perform(request, warband.pk, action, success)

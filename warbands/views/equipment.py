@@ -17,7 +17,7 @@ from .. import services
 from ..forms import AssignForm, BuyForm
 from ..models import EquipmentItem, EquipmentListEntry, Fighter, HenchmanGroup, Warband
 from ..progression import pack_setting
-from ._common import confirmation, owned_warband, perform
+from ._common import owned_warband, perform, perform_confirmed
 
 
 def _holder(request, warband: Warband):
@@ -182,20 +182,14 @@ def warband_item_action(request, pk, item_pk, operation):
     name = item.equipment.display_name
     if operation == "sell":
         value = services.item_sale_value(item)
-        asking = confirmation(
+        return perform_confirmed(
             request,
             warband,
             question=_("Sell %(item)s for %(value)s co? It leaves the warband.")
             % {"item": name, "value": value},
             label=_("sell (%(value)s co)") % {"value": value},
-        )
-        if asking is not None:
-            return asking
-        return perform(
-            request,
-            pk,
-            lambda: services.equipment_sell(item=item, expected_version=version),
-            _("Sold %(item)s.") % {"item": name},
+            action=lambda: services.equipment_sell(item=item, expected_version=version),
+            success=_("Sold %(item)s.") % {"item": name},
         )
     if operation == "stash":
         return perform(

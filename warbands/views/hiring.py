@@ -24,7 +24,7 @@ from ..limits import NAME_MAX_LENGTH
 from ..models import Fighter, HenchmanGroup, HiredSword, SpecialRule, Warband
 from ..presentation import fighter_type_choices, profile_rows, rule_rows
 from ..services.hired_swords import hired_sword_hire
-from ._common import confirmation, owned_warband, perform
+from ._common import confirmation, owned_warband, perform, perform_confirmed
 
 # The campaign states whose house rules bind a roster (battles' Campaign.State OPEN, RUNNING;
 # this app imports no other app, the constraint itself lives in battles.house_rules).
@@ -329,7 +329,7 @@ def warband_group_dismiss(request, pk, group_pk):
     warband = owned_warband(request, pk)
     group = get_object_or_404(HenchmanGroup, pk=group_pk, warband=warband)
     size = group.members.filter(status__in=Fighter.IN_ROSTER).count()
-    asking = confirmation(
+    return perform_confirmed(
         request,
         warband,
         question=ngettext(
@@ -341,14 +341,8 @@ def warband_group_dismiss(request, pk, group_pk):
         )
         % {"name": group.name, "counter": size},
         label=_("Dismiss the group"),
-    )
-    if asking is not None:
-        return asking
-    return perform(
-        request,
-        pk,
-        lambda: services.group_dismiss(
+        action=lambda: services.group_dismiss(
             group=group, expected_version=request.POST.get("version") or None
         ),
-        _("%(name)s dismissed.") % {"name": group.name},
+        success=_("%(name)s dismissed.") % {"name": group.name},
     )

@@ -30,7 +30,7 @@ from ..sheet_cache import (
     page_key,
     personalise,
 )
-from ._common import confirmation, owned_warband, perform
+from ._common import confirmation, owned_warband, perform, perform_confirmed
 
 
 @login_required
@@ -145,21 +145,15 @@ def warband_undo(request, pk):
         messages.error(request, _("There is nothing to undo."))
         return redirect("warband-sheet", pk=pk)
     change = services.undo_point_text(point)
-    asking = confirmation(
+    return perform_confirmed(
         request,
         warband,
         question=_("Undo %(change)s?") % {"change": change},
         label=_("Undo"),
-    )
-    if asking is not None:
-        return asking
-    return perform(
-        request,
-        pk,
-        lambda: services.warband_undo(
+        action=lambda: services.warband_undo(
             warband=warband, expected_version=request.POST.get("version") or None
         ),
-        _("Undone: %(change)s.") % {"change": change},
+        success=_("Undone: %(change)s.") % {"change": change},
     )
 
 
