@@ -24,10 +24,10 @@ from . import undo
 from .ledger import check_affordable, ledger_apply
 from .rating import pack_settings
 from .unit import (
-    IN_ROSTER,
     finish_change,
     group_size,
     lock_warband,
+    require_in_roster,
     roster_atomic,
     roster_fighter,
     roster_group,
@@ -162,12 +162,8 @@ def _buyer(locked: Warband, fighter, group) -> tuple[Fighter | None, HenchmanGro
         fighter = roster_fighter(locked, fighter)
         if fighter.group_id is not None:
             group, fighter = fighter.group, None
-        elif fighter.status not in IN_ROSTER:
-            raise ValidationError(
-                _("%(name)s is no longer in the roster.") % {"name": fighter.name}
-            )
         else:
-            hired_sword_takes_no_gear(fighter)
+            hired_sword_takes_no_gear(require_in_roster(fighter))
     if group is not None:
         group = roster_group(locked, group)
         if group_size(group) == 0:
@@ -317,9 +313,7 @@ def equipment_assign(
 
 
 def _assign_to_hero(locked: Warband, item: EquipmentItem, fighter: Fighter) -> EquipmentItem:
-    if fighter.status not in IN_ROSTER:
-        raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
-    hired_sword_takes_no_gear(fighter)
+    hired_sword_takes_no_gear(require_in_roster(fighter))
     list_entry(locked, item.equipment, fighter_type=fighter.fighter_type)
     item.fighter = fighter
     item.save(update_fields=["fighter"])

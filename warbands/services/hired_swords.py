@@ -13,7 +13,14 @@ from ..models import EquipmentItem, Fighter, HiredSword, LedgerEntry, Warband
 from . import undo
 from .hiring import _leave_roster, fighter_dismiss, hero_create, roster_limits_check
 from .ledger import check_affordable, ledger_apply, ledger_event
-from .unit import IN_ROSTER, finish_change, lock_warband, roster_atomic, roster_fighter
+from .unit import (
+    IN_ROSTER,
+    finish_change,
+    lock_warband,
+    require_in_roster,
+    roster_atomic,
+    roster_fighter,
+)
 
 
 def hired_swords_for(warband_type) -> list[HiredSword]:
@@ -138,9 +145,7 @@ def _sword_in_roster(locked: Warband, fighter: Fighter | int) -> Fighter:
     fighter = roster_fighter(locked, fighter)
     if fighter.hired_sword_id is None:
         raise ValidationError(_("%(name)s is not a hired sword.") % {"name": fighter.name})
-    if fighter.status not in IN_ROSTER:
-        raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
-    return fighter
+    return require_in_roster(fighter)
 
 
 def fighter_or_sword_dismiss(*, fighter: Fighter, expected_version: int | None = None):

@@ -26,6 +26,7 @@ from .unit import (
     finish_change,
     group_size,
     lock_warband,
+    require_in_roster,
     roster_atomic,
     roster_fighter,
     roster_group,
@@ -358,9 +359,7 @@ def group_dismiss(*, group: HenchmanGroup, expected_version: int | None = None) 
 def fighter_retire(*, fighter: Fighter, expected_version: int | None = None) -> Fighter:
     """Retire a warrior: he stays on the record as retired; his equipment goes to the stash."""
     locked = lock_warband(fighter.warband_id, expected_version)
-    fighter = roster_fighter(locked, fighter)
-    if fighter.status not in IN_ROSTER:
-        raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
+    fighter = require_in_roster(roster_fighter(locked, fighter))
     _leave_roster(locked, fighter, status=Fighter.Status.RETIRED)
     finish_change(locked)
     return fighter

@@ -443,6 +443,13 @@ def roster_fighter(locked: Warband, fighter: Fighter | int) -> Fighter:
     return found
 
 
+def require_in_roster(fighter: Fighter) -> Fighter:
+    """Refuse a warrior who has left the roster (dead, dismissed, retired, captured…)."""
+    if fighter.status not in IN_ROSTER:
+        raise ValidationError(_("%(name)s is no longer in the roster.") % {"name": fighter.name})
+    return fighter
+
+
 def roster_group(locked: Warband, group: HenchmanGroup | int) -> HenchmanGroup:
     """The henchman group (or id) as a row of the locked warband; any other is refused."""
     found = roster_row(locked, HenchmanGroup, group, ("fighter_type", "fighter_type__race"))
