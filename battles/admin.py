@@ -21,7 +21,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from annuminas.errors import Conflict
 
-from . import access, services
+from . import access, selectors, services
 from .exports import csv_filename, standings_csv
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
 
@@ -225,7 +225,7 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
             return None
         campaign = campaigns[0]
         rows = services.standings_compute(campaign=campaign)
-        players = {m.warband_id: m.user.username for m in campaign.memberships.all()}
+        players = selectors.players_by_warband(campaign)
         response = HttpResponse(
             standings_csv(rows, players=players), content_type="text/csv; charset=utf-8"
         )

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F
 from django.db.models.functions import Coalesce
@@ -85,8 +86,6 @@ def _whole(value) -> int | None:
 def scoring_clean(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
     """The scoring fields of ``values``, checked; raises ``ValidationError`` with one message per
     field. ``current`` (a campaign) supplies the fields not given, for checks across fields."""
-    from django.core.exceptions import ValidationError
-
     errors: dict[str, str] = {}
     clean: dict[str, Any] = {}
     low, high = POINTS_RANGE

@@ -48,8 +48,6 @@ def _participants() -> Prefetch:
 
 def campaign_detail(*, user, slug: str) -> Campaign:
     """The campaign with members, allowed types, rounds and their battles (fixed queries)."""
-    from django.shortcuts import get_object_or_404
-
     battles = Battle.objects.prefetch_related(_participants()).order_by("id")
     return get_object_or_404(
         access.visible_campaigns(user).prefetch_related(
@@ -67,8 +65,6 @@ def campaign_detail(*, user, slug: str) -> Campaign:
 
 
 def campaign_for_api(*, user, slug: str) -> Campaign:
-    from django.shortcuts import get_object_or_404
-
     return get_object_or_404(
         access.visible_campaigns(user).prefetch_related(_memberships(), "allowed_warband_types"),
         slug=slug,
@@ -88,6 +84,13 @@ def battle_queryset(*, user) -> QuerySet[Battle]:
         )
         .order_by("campaign_id", F("round__number").asc(nulls_first=True), "id")
     )
+
+
+def players_by_warband(campaign: Campaign) -> dict[int, str]:
+    """Each member warband's player (username), for the standings and their CSV; reads the
+    memberships the campaign was fetched with (``campaign_detail`` and the API prefetch them
+    with their users)."""
+    return {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
 
 
 def campaign_forbidden_swords(campaign: Campaign) -> str | list[str]:

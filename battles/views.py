@@ -312,7 +312,7 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     number = _round_number(request)
     rows, point_rounds, points = standings_with_points(campaign=campaign, round=number)
-    players = {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
+    players = selectors.players_by_warband(campaign)
     round_numbers, history = selectors.rating_history(campaign)
     current = {m.warband_id: m.warband.rating for m in campaign.memberships.all() if m.warband_id}
     labels = [_("R%(number)s") % {"number": n} for n in round_numbers] + [_("Now")]
@@ -353,7 +353,7 @@ def campaign_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _visible_campaign(request, slug)
     number = _round_number(request)
     rows = services.standings_compute(campaign=campaign, round=number)
-    players = {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
+    players = selectors.players_by_warband(campaign)
     response = HttpResponse(
         standings_csv(rows, players=players), content_type="text/csv; charset=utf-8"
     )

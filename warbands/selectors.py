@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from django.apps import apps
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import (
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
 
 from .models import (
     EquipmentItem,
@@ -144,9 +156,6 @@ def fighter_types_for(*, warband: Warband) -> QuerySet[FighterType]:
 
 def ledger_mismatches() -> list[dict]:
     """Warbands whose treasury or finds differ from the sums of their ledger (one query)."""
-    from django.db.models import F, Q, Sum, Value
-    from django.db.models.functions import Coalesce
-
     rows = (
         Warband.objects.annotate(
             ledger_treasury=Coalesce(Sum("ledger__amount"), Value(0)),

@@ -302,7 +302,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         number = parse_id(number)
         rows = services.standings_compute(campaign=campaign, round=number)
         if request.accepted_renderer.format == "csv":
-            players = {m.warband_id: m.user.username for m in campaign.memberships.all()}
+            players = selectors.players_by_warband(campaign)
             filename = csv_filename(campaign, number)
             return Response(
                 standings_csv(rows, players=players),
