@@ -88,8 +88,8 @@ def battle_queryset(*, user) -> QuerySet[Battle]:
 
 def players_by_warband(campaign: Campaign) -> dict[int, str]:
     """Each member warband's player (username), for the standings and their CSV; reads the
-    memberships the campaign was fetched with (``campaign_detail`` and the API prefetch them
-    with their users)."""
+    memberships the campaign was fetched with — ``campaign_detail`` (pages), ``campaign_for_api``
+    and the admin's export prefetch them with their users; without that it reads 1 + N."""
     return {m.warband_id: m.user.username for m in campaign.memberships.all() if m.warband_id}
 
 

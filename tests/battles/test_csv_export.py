@@ -4,6 +4,8 @@ import csv
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -88,3 +90,32 @@ def test_unknown_campaign_csv_is_a_json_404(league):
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
     assert set(response.json()["error"]) == {"code", "message", "fields"}
+
+
+def _queries(client, path: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200, path
+    return len(captured)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/campaigns/{slug}/standings/",
+        "/campaigns/{slug}/standings.csv",
+        "/api/v1/campaigns/{slug}/standings/?format=csv",
+    ],
+)
+def test_the_standings_and_their_players_cost_the_same_queries_for_two_or_six(make_league, path):
+    """The players' names come with the campaign's memberships (``players_by_warband``): more
+    players, not more queries."""
+    counts = []
+    for players, name in ((2, "Liga pequena"), (6, "Liga grande")):
+        league = make_league(players=players, name=name, prefix=f"q{players}-")
+        client = APIClient()
+        client.force_login(league.user(0))
+        url = path.format(slug=league.campaign.slug)
+        _queries(client, url)  # the session and the catalogue caches are warm for the count
+        counts.append(_queries(client, url))
+    assert counts[0] == counts[1], counts

@@ -83,6 +83,7 @@ def leadership_roll_with_leader(
     ex: Explainer,
     dice: Dice,
     purpose: str,
+    *,
     leadership: int,
     leader_leadership: int | None,
     leader_distance_cm: float | None,
@@ -137,10 +138,10 @@ def leadership_test(
         ex,
         dice,
         purpose,
-        leadership,
-        leader_leadership,
-        leader_distance_cm,
-        leader_status,
+        leadership=leadership,
+        leader_leadership=leader_leadership,
+        leader_distance_cm=leader_distance_cm,
+        leader_status=leader_status,
         leader_refused_challenge=leader_refused_challenge,
     )
     return check_result(
@@ -178,7 +179,13 @@ def rally_test(
             )
             return check_result("rally", ex, False, "cannot_rally")
     used, passed = leadership_roll_with_leader(
-        ex, dice, "rally test", leadership, leader_leadership, leader_distance_cm, leader_status
+        ex,
+        dice,
+        "rally test",
+        leadership=leadership,
+        leader_leadership=leader_leadership,
+        leader_distance_cm=leader_distance_cm,
+        leader_status=leader_status,
     )
     return check_result(
         "rally", ex, passed, "rallied" if passed else "keeps_fleeing", leadership_used=used

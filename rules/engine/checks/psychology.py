@@ -127,7 +127,13 @@ def fear_test(
         ex.add("fear.immune", _("This warrior ignores fear."))
         return check_result("fear", ex, None, "immune")
     used, passed = leadership_roll_with_leader(
-        ex, dice, "fear test", leadership, leader_leadership, leader_distance_cm, leader_status
+        ex,
+        dice,
+        "fear test",
+        leadership=leadership,
+        leader_leadership=leader_leadership,
+        leader_distance_cm=leader_distance_cm,
+        leader_status=leader_status,
     )
     if passed:
         return check_result("fear", ex, True, "passed", leadership_used=used)
@@ -206,7 +212,13 @@ def stupidity_test(
     valid_distance("movement_cm", movement_cm)
     ex = Explainer(dice)
     used, passed = leadership_roll_with_leader(
-        ex, dice, "stupidity test", leadership, leader_leadership, leader_distance_cm, leader_status
+        ex,
+        dice,
+        "stupidity test",
+        leadership=leadership,
+        leader_leadership=leader_leadership,
+        leader_distance_cm=leader_distance_cm,
+        leader_status=leader_status,
     )
     if passed:
         return check_result("stupidity", ex, True, "acts_normally")
