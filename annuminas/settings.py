@@ -140,7 +140,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"  # a host named, so kombu does not warn
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # No broker configured: tasks run in-process, synchronously (the embedded default).
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
@@ -331,8 +331,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Tasks run in-process (the embedded default) are part of the request or command that queued
+    # them: a line per success would bury the dev server's log; failures are still logged.
+    "loggers": ({"celery.app.trace": {"level": "WARNING"}} if CELERY_TASK_ALWAYS_EAGER else {}),
 }
 
-# Demo account created by `make run` (manage.py seed_demo).
+# Demo account created by `make run` (manage.py bootstrap_demo).
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "annuminas-demo"  # noqa: S105 - public demo credentials, printed by make run
