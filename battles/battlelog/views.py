@@ -7,6 +7,7 @@ Forms post plainly and redirect (the page works without JavaScript); each form c
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -101,10 +102,26 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
     )
 
 
-def _names(state) -> dict[int, str]:
-    names = {f.id: f.name for f in state.fighters.values()}
-    names.update({side.warband: side.name for side in state.setup.sides})
-    return names
+@dataclass(frozen=True)
+class Names:
+    """Who is who in a log: fighters and warbands by their ids, kept apart (a fighter and a
+    warband may share an id number)."""
+
+    fighters: dict[int, str]
+    sides: dict[int, str]
+
+    @classmethod
+    def of(cls, state) -> Names:
+        return cls(
+            fighters={f.id: f.name for f in state.fighters.values()},
+            sides={side.warband: side.name for side in state.setup.sides},
+        )
+
+    def fighter(self, pk) -> str | None:
+        return self.fighters.get(pk)
+
+    def side(self, pk) -> str | None:
+        return self.sides.get(pk)
 
 
 def _label(code: Any) -> str:
@@ -115,30 +132,30 @@ def _label(code: Any) -> str:
     return str(CODE_LABELS.get(code, code))
 
 
-def _check_line(p: dict[str, Any], name) -> str:
+def _check_line(p: dict[str, Any], names: Names) -> str:
     result = p.get("result") or {}
     text = _("%(check)s of %(who)s: %(outcome)s.") % {
         "check": CHECK_LABELS.get(p["check"], p["check"]),
-        "who": name(p.get("fighter")) or name(p.get("side")),
+        "who": names.fighter(p.get("fighter")) or names.side(p.get("side")),
         "outcome": _label(result.get("outcome")),
     }
     if p.get("against"):
-        text += " " + _("(against %(enemy)s)") % {"enemy": name(p["against"])}
+        text += " " + _("(against %(enemy)s)") % {"enemy": names.fighter(p["against"])}
     flee = (result.get("details") or {}).get("flee_cm")
     if flee:
         text += " " + _("He runs %(cm)s cm.") % {"cm": flee}
     return text
 
 
-def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
+def describe(entry: BattleLogEntry | dict, names: Names) -> str:
     """One line of the log, as a player would say it."""
     kind = entry["kind"] if isinstance(entry, dict) else entry.kind
     p = entry["payload"] if isinstance(entry, dict) else entry.payload
-    name = names.get
+    name, side = names.fighter, names.side
     if kind == "setup":
         return _("The battle is set up: %(scenario)s.") % {"scenario": p.get("scenario") or "—"}
     if kind == "turn":
-        return _("Turn %(turn)s: %(side)s moves.") % {"turn": p["turn"], "side": name(p["side"])}
+        return _("Turn %(turn)s: %(side)s moves.") % {"turn": p["turn"], "side": side(p["side"])}
     if kind == "status":
         if p.get("status") == "out_of_action" and p.get("by"):
             return _("%(actor)s puts %(target)s out of action with %(weapon)s.") % {
@@ -159,14 +176,14 @@ def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
             "outcome": _label(result.get("outcome")),
         }
     if kind == "check":
-        return _check_line(p, name)
+        return _check_line(p, names)
     if kind == "challenge":
         return _("%(fighter)s %(action)s.") % {
             "fighter": name(p["fighter"]),
             "action": CHALLENGE_LABELS.get(p["step"], p["step"]),
         }
     if kind == "rout":
-        return _("%(side)s withdraws from the battle.") % {"side": name(p["side"])}
+        return _("%(side)s withdraws from the battle.") % {"side": side(p["side"])}
     if kind == "finish":
         if p.get("automatic"):
             return _("The battle is over: a warband routed.")
@@ -178,7 +195,7 @@ def describe(entry: BattleLogEntry | dict, names: dict[int, str]) -> str:
 
 def _live_context(battle: Battle, user) -> dict[str, Any]:
     state = services.log_state(battle)
-    names = _names(state)
+    names = Names.of(state)
     entries = list(
         BattleLogEntry.objects.filter(battle=battle, seq__gt=max(0, state.last_seq - LIVE_ENTRIES))
         .select_related("author")
@@ -199,8 +216,8 @@ def _live_context(battle: Battle, user) -> dict[str, Any]:
             for f in side["fighters"]
             if f["hero"] and f["status"] == "in_play"
         ],
-        "next_side_name": names.get((data["next"] or {}).get("side")),
-        "side_name": names.get(data["side_to_move"]),
+        "next_side_name": names.side((data["next"] or {}).get("side")),
+        "side_name": names.side(data["side_to_move"]),
         "lines": [
             {
                 "seq": e.seq,
@@ -215,17 +232,17 @@ def _live_context(battle: Battle, user) -> dict[str, Any]:
     }
 
 
-def _label_check(check: dict[str, Any], names: dict[int, str]) -> None:
+def _label_check(check: dict[str, Any], names: Names) -> None:
     """What the page shows of a check due: who tests, against whom, a fresh client_id."""
     check["label"] = CHECK_LABELS[check["check"]]
-    check["who"] = names.get(check.get("fighter")) or names.get(check["side"])
+    check["who"] = names.fighter(check.get("fighter")) or names.side(check["side"])
     check["client_id"] = uuid.uuid4()
     if "against" in check:
-        check["against_name"] = names.get(check["against"])
+        check["against_name"] = names.fighter(check["against"])
         check["prompt"] = FEAR_PROMPTS[check["situation"]] % {"enemy": check["against_name"]}
-        check["testers"] = [{"id": f, "name": names.get(f)} for f in check["fighters"]]
+        check["testers"] = [{"id": f, "name": names.fighter(f)} for f in check["fighters"]]
     if "enemies" in check:
-        check["enemy_names"] = ", ".join(str(names.get(e)) for e in check["enemies"])
+        check["enemy_names"] = ", ".join(str(names.fighter(e)) for e in check["enemies"])
 
 
 def _post_entry(request: HttpRequest, battle: Battle) -> None:
@@ -358,7 +375,7 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
     context = _live_context(battle, request.user)
     state = services.log_state(battle)
-    names = _names(state)
+    names = Names.of(state)
     context["sides"] = setup.data["sides"]
     context["weapons"] = _weapons(setup.data["sides"])
     context["attack_options"] = ATTACK_OPTIONS.items()

@@ -5,7 +5,9 @@ import uuid
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
+from battles.battlelog.views import Names, describe
 from battles.models import Battle, BattleLogEntry
 from tests.battles.factories import first_battle
 from warbands import services as warband_services
@@ -77,7 +79,7 @@ def test_setup_then_log_a_battle_from_the_page(at_table, django_assert_max_num_q
     post(phone_a, url, op="turn", turn=2, side=a.pk)
     live = phone_b.get(f"{url}live/")
     text = live.content.decode()
-    assert "out of action with espada" in text
+    assert f"{killer.name} puts {victim.name} out of action with espada" in text
     assert 'data-testid="check-rout"' in text  # 1 of 4 out: a quarter, the test is due
     last = BattleLogEntry.objects.filter(battle=battle).count()
     with django_assert_max_num_queries(8):
@@ -193,3 +195,24 @@ def test_the_challenge_form_shows_where_the_campaign_uses_challenges(make_league
     assert refusal.payload["step"] == "refuse"
     assert refusal.payload["result"]["outcome"] == "refused"
     assert "refuses the challenge" in phone_a.get(f"{url}live/").content.decode()
+
+
+def test_a_fighter_is_named_as_himself_even_when_a_warband_has_his_id():
+    """Fighters and warbands are numbered apart: the warband with the actor's id number must not
+    lend him its name (found at the table: "Compañía del Baranduin ataca a Guerrero elfo 1")."""
+    names = Names(fighters={7: "Arathorn", 8: "Guerrero elfo 1"}, sides={7: "Compañía", 9: "Elfos"})
+    out = {"status": "out_of_action", "fighter": 8, "by": 7, "weapon": "espada"}
+    with translation.override("en"):
+        assert describe({"kind": "status", "payload": out}, names) == (
+            "Arathorn puts Guerrero elfo 1 out of action with espada."
+        )
+        attack = {"attacker": 7, "target": 8, "mode": "melee", "result": {}}
+        assert describe({"kind": "attack", "payload": attack}, names).startswith(
+            "Arathorn attacks Guerrero elfo 1"
+        )
+        assert describe({"kind": "turn", "payload": {"turn": 2, "side": 7}}, names) == (
+            "Turn 2: Compañía moves."
+        )
+        assert describe({"kind": "rout", "payload": {"side": 9}}, names) == (
+            "Elfos withdraws from the battle."
+        )
