@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.utils.translation import pgettext_lazy as pgettext_l
 
 from rules.engine.tables import SERIOUS_INJURY_LABELS
-from rules.presenters import code_label, translate_message
+from rules.presenters import code_label, roll_purpose, translate_message
 from rules.presenters import present_steps as translated_steps
 from warbands.models import Equipment, Fighter, Skill, SkillList
 from warbands.models.catalogue import PROFILE_HEADERS, translated
@@ -67,24 +67,6 @@ MULTIPLES = {
     "sextuples": gettext_lazy("Sextuples"),
 }
 
-ROLL_PURPOSES = {
-    "henchman injury": gettext_lazy("henchman injury"),
-    "serious injury": gettext_lazy("serious injury"),
-    "multiple injuries": gettext_lazy("multiple injuries"),
-    "deep wound": gettext_lazy("deep wound"),
-    "captured sale value": gettext_lazy("captive's sale value"),
-    "pit fight": gettext_lazy("pit fight"),
-    "arm wound": gettext_lazy("arm wound"),
-    "smashed leg": gettext_lazy("smashed leg"),
-    "madness": gettext_lazy("madness"),
-    "bitter enmity": gettext_lazy("bitter enmity"),
-    "hero advance": gettext_lazy("hero advance"),
-    "hero advance characteristic": gettext_lazy("hero advance: characteristic"),
-    "henchman advance": gettext_lazy("henchman advance"),
-    "exploration": gettext_lazy("exploration"),
-    "rare items": gettext_lazy("rare items"),
-}
-
 CHARACTERISTIC_NAMES = {
     "m": gettext_lazy("Movement"),
     "ws": gettext_lazy("Weapon Skill"),
@@ -129,16 +111,6 @@ def characteristic_label(code: str) -> str:
     return f"{CHARACTERISTIC_NAMES[code]} ({PROFILE_HEADERS[code]})"
 
 
-def roll_purpose(purpose: str) -> str:
-    """A die's purpose as the engine named it (``rare items: Ulf``, ``price of espada``)."""
-    head, _sep, rest = purpose.partition(": ")
-    if head in ROLL_PURPOSES:
-        return f"{ROLL_PURPOSES[head]}: {rest}" if rest else str(ROLL_PURPOSES[head])
-    if purpose.startswith("price of "):
-        return gettext("price")
-    return str(ROLL_PURPOSES.get(purpose, purpose))
-
-
 def _param(key: str, value: Any) -> Any:
     if not isinstance(value, str):
         return value
@@ -148,8 +120,6 @@ def _param(key: str, value: Any) -> Any:
         return str(EXPERIENCE_REASONS.get(value, value))
     if key == "kind":
         return str(MULTIPLES.get(value, value))
-    if key == "purpose":
-        return roll_purpose(value)
     if key == "result":
         if value in RESULT_LABELS:
             return str(RESULT_LABELS[value])

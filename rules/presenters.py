@@ -39,9 +39,73 @@ CODE_LABELS = {
 
 OUTCOME_ORDER = ("unharmed", "wounded", "knocked_down", "stunned", "out_of_action")
 
+# What each roll of the engine is for (``Roll.purpose``, English), in words. A purpose given by
+# a caller (the dice API's ``purpose``) that is not here is shown as it was written.
+ROLL_PURPOSES = {
+    # In play.
+    "to hit": gettext_lazy("to hit"),
+    "to wound": gettext_lazy("to wound"),
+    "critical hit": gettext_lazy("critical hit"),
+    "armour save": gettext_lazy("armour save"),
+    "parry": gettext_lazy("parry"),
+    "helmet": gettext_lazy("helmet"),
+    "injury": gettext_lazy("injury"),
+    "falling hits": gettext_lazy("falling hits"),
+    "flee": gettext_lazy("flee"),
+    "pursuit": gettext_lazy("pursuit"),
+    "hold back": gettext_lazy("holding back"),
+    "leadership test": gettext_lazy("leadership test"),
+    "rout test": gettext_lazy("rout test"),
+    "rally test": gettext_lazy("rally test"),
+    "fear test": gettext_lazy("fear test"),
+    "stupidity test": gettext_lazy("stupidity test"),
+    "stupidity": gettext_lazy("stupidity"),
+    "all alone": gettext_lazy("all alone"),
+    "jump": gettext_lazy("jump"),
+    "jump down": gettext_lazy("jumping down"),
+    "jump gap": gettext_lazy("jumping a gap"),
+    "diving charge": gettext_lazy("diving charge"),
+    "climb": gettext_lazy("climbing"),
+    "edge": gettext_lazy("near an edge"),
+    "strike order": gettext_lazy("strike order"),
+    # After the battle.
+    "henchman injury": gettext_lazy("henchman injury"),
+    "serious injury": gettext_lazy("serious injury"),
+    "multiple injuries": gettext_lazy("multiple injuries"),
+    "deep wound": gettext_lazy("deep wound"),
+    "captured sale value": gettext_lazy("captive's sale value"),
+    "pit fight": gettext_lazy("pit fight"),
+    "arm wound": gettext_lazy("arm wound"),
+    "smashed leg": gettext_lazy("smashed leg"),
+    "madness": gettext_lazy("madness"),
+    "bitter enmity": gettext_lazy("bitter enmity"),
+    "hero advance": gettext_lazy("hero advance"),
+    "hero advance characteristic": gettext_lazy("hero advance: characteristic"),
+    "henchman advance": gettext_lazy("henchman advance"),
+    "exploration": gettext_lazy("exploration"),
+    "rare items": gettext_lazy("rare items"),
+}
+
+
+def roll_purpose(purpose: str) -> str:
+    """A die's purpose as the engine named it, in words: ``to hit``, ``rare items: Ulf``,
+    ``strike order: Beren``, ``price of espada``, ``i test`` (a characteristic test)."""
+    head, _sep, rest = purpose.partition(": ")
+    if head in ROLL_PURPOSES:
+        return f"{ROLL_PURPOSES[head]}: {rest}" if rest else str(ROLL_PURPOSES[head])
+    if purpose.startswith("price of "):
+        return gettext("price")
+    characteristic, _sep, test = purpose.partition(" ")
+    if test == "test" and characteristic in CODE_LABELS:
+        return gettext("%(characteristic)s test") % {"characteristic": CODE_LABELS[characteristic]}
+    return purpose
+
 
 def code_label(key: str, value: Any) -> Any:
-    """A parameter value as read: a machine code (an outcome, a characteristic) in words."""
+    """A parameter value as read: a machine code (an outcome, a characteristic) in words, a
+    roll's purpose in words."""
+    if key == "purpose" and isinstance(value, str):
+        return roll_purpose(value)
     if isinstance(value, str) and value in CODE_LABELS:
         return str(CODE_LABELS[value])
     return value
