@@ -90,7 +90,7 @@ def test_the_phone_menu_opens_and_holds_logout_and_the_language_switch(page, log
     expect(page.get_by_test_id("nav-logout")).to_be_hidden()
 
     toggle.click()
-    for test_id in ("nav-logout", "lang-en", "nav-profile"):
+    for test_id in ("nav-logout", "lang-en", "nav-profile", "nav-notifications"):
         item = page.get_by_test_id(test_id)
         expect(item).to_be_visible()
         assert_tap_target(item)
