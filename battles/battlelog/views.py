@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annuminas.api.errors import Conflict
@@ -280,8 +281,16 @@ def _post_prebattle(request: HttpRequest, battle: Battle, op: str, client_id: uu
     }
     if op == "lineup":
         for warband_id, fighters in chosen.items():
-            prebattle.battle_lineup_set(
+            lineup = prebattle.battle_lineup_set(
                 battle=battle, by=request.user, warband_id=warband_id, fighters=fighters
+            )
+            count = len(lineup.fighters)
+            messages.success(
+                request,
+                ngettext(
+                    "Lineup saved: %(count)s warrior.", "Lineup saved: %(count)s warriors.", count
+                )
+                % {"count": count},
             )
         return
     prebattle.battle_log_setup(
@@ -369,7 +378,7 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, str(error) or _("You may not write in this log."))
             else:
                 messages.error(request, str(error.detail))
-        return redirect(reverse("battle-log", kwargs={"pk": battle.pk}))
+        return redirect(_after_post(request, battle))
     setup = BattleSetup.objects.filter(battle=battle).first()
     if setup is None:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
@@ -405,6 +414,19 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "battles/log/tracker.html", context)
 
 
+SETUP_CHOICES = ("scenario", "first", "attacker")
+
+
+def _after_post(request: HttpRequest, battle: Battle) -> str:
+    """Back to the table; after a lineup is saved the setup's other choices, not yet sent, come
+    back chosen (they travel in the query string)."""
+    url = reverse("battle-log", kwargs={"pk": battle.pk})
+    if request.POST.get("op") != "lineup":
+        return url
+    kept = {key: request.POST[key] for key in SETUP_CHOICES if request.POST.get(key)}
+    return f"{url}?{urlencode(kept)}" if kept else url
+
+
 def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
     data = prebattle_data(battle, request.user)
     for warband in data["warbands"]:
@@ -419,6 +441,11 @@ def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
         and battle.status == Battle.Status.SCHEDULED,
         "is_organiser": access.is_organiser(request.user, battle.campaign),
         "client_id": uuid.uuid4(),
+        "chosen": {
+            "scenario": request.GET.get("scenario", ""),
+            "first": parse_id(request.GET.get("first")),
+            "attacker": parse_id(request.GET.get("attacker")),
+        },
     }
 
 

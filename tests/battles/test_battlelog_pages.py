@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import translation
 
 from battles.battlelog.views import Names, describe
-from battles.models import Battle, BattleLogEntry
+from battles.models import Battle, BattleLogEntry, BattleSetup
 from tests.battles.factories import first_battle
 from warbands import services as warband_services
 from warbands.models import Equipment, Fighter
@@ -216,3 +216,34 @@ def test_a_fighter_is_named_as_himself_even_when_a_warband_has_his_id():
         assert describe({"kind": "rout", "payload": {"side": 9}}, names) == (
             "Elfos withdraws from the battle."
         )
+
+
+def test_saving_a_lineup_says_so_and_keeps_the_setup_chosen_so_far(at_table):
+    """Found at the table: "Save my lineup" reloaded the page with the scenario, who moves first
+    and the attacker back to their defaults, and said nothing."""
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone_a = browser(league.user(0))
+    mine = list(Fighter.objects.filter(warband=a).order_by("pk").values_list("pk", flat=True))
+    response = phone_a.post(
+        url,
+        {
+            "client_id": str(uuid.uuid4()),
+            "op": "lineup",
+            f"pick{a.pk}": "1",
+            f"w{a.pk}": mine[:2],
+            "scenario": "Escaramuza",
+            "first": b.pk,
+            "attacker": a.pk,
+        },
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Lineup saved: 2 warriors." in page
+    assert '<option value="Escaramuza" selected>' in page
+    first = page.split('data-testid="first"')[1].split("</select>")[0]
+    attacker = page.split('data-testid="attacker"')[1].split("</select>")[0]
+    assert f'<option value="{b.pk}" selected>' in first
+    assert f'<option value="{a.pk}" selected>' in attacker
+    assert battle.lineups.get(warband=a).fighters == mine[:2]
+    assert not BattleSetup.objects.filter(battle=battle).exists()  # a lineup does not start it
