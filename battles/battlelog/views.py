@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annuminas.api.errors import Conflict
+from annuminas.confirmation import confirmation
 from annuminas.converters import parse_id
 from battles import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
@@ -366,19 +367,7 @@ def _payloads(form) -> dict[str, Any]:
 def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            raise PermissionDenied
-        try:
-            _post_entry(request, battle)
-        except (ValidationError, Conflict, PermissionDenied) as error:
-            if isinstance(error, ValidationError):
-                for message in error.messages:
-                    messages.error(request, message)
-            elif isinstance(error, PermissionDenied):
-                messages.error(request, str(error) or _("You may not write in this log."))
-            else:
-                messages.error(request, str(error.detail))
-        return redirect(_after_post(request, battle))
+        return _post_page(request, battle)
     setup = BattleSetup.objects.filter(battle=battle).first()
     if setup is None:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
@@ -417,14 +406,52 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
 SETUP_CHOICES = ("scenario", "first", "attacker")
 
 
-def _after_post(request: HttpRequest, battle: Battle) -> str:
-    """Back to the table; after a lineup is saved the setup's other choices, not yet sent, come
+def _table_url(request: HttpRequest, battle: Battle) -> str:
+    """The table's page; after a lineup is posted the setup's other choices, not yet sent, come
     back chosen (they travel in the query string)."""
     url = reverse("battle-log", kwargs={"pk": battle.pk})
     if request.POST.get("op") != "lineup":
         return url
     kept = {key: request.POST[key] for key in SETUP_CHOICES if request.POST.get(key)}
     return f"{url}?{urlencode(kept)}" if kept else url
+
+
+def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
+    """One form of the table's page: written, or refused with the reasons as messages. Finishing
+    the battle sends its report to the opponent: it is asked first, and then shows the report."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied
+    finishing = request.POST.get("op") == "finish"
+    if finishing:
+        asking = confirmation(
+            request,
+            question=_(
+                "Finish the battle? Its report (the winner, who went out of action) goes to "
+                "your opponent to confirm, and nothing more can be logged."
+            ),
+            label=_("Finish and send the report"),
+            back_url=reverse("battle-log", kwargs={"pk": battle.pk}),
+            back_label=_("Back to the table"),
+        )
+        if asking is not None:
+            return asking
+    try:
+        _post_entry(request, battle)
+    except (ValidationError, Conflict, PermissionDenied) as error:
+        if isinstance(error, ValidationError):
+            for message in error.messages:
+                messages.error(request, message)
+        elif isinstance(error, PermissionDenied):
+            messages.error(request, str(error) or _("You may not write in this log."))
+        else:
+            messages.error(request, str(error.detail))
+        return redirect(_table_url(request, battle))
+    if finishing:
+        messages.success(
+            request, _("The battle is finished: its report waits for your opponent to confirm.")
+        )
+        return redirect(battle.get_absolute_url())
+    return redirect(_table_url(request, battle))
 
 
 def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:

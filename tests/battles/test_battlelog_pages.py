@@ -247,3 +247,25 @@ def test_saving_a_lineup_says_so_and_keeps_the_setup_chosen_so_far(at_table):
     assert f'<option value="{a.pk}" selected>' in attacker
     assert battle.lineups.get(warband=a).fighters == mine[:2]
     assert not BattleSetup.objects.filter(battle=battle).exists()  # a lineup does not start it
+
+
+def test_finishing_the_battle_asks_first_then_shows_the_report_sent(at_table):
+    """Found at the table: the finish button sent the report to the opponent at once, said
+    nothing and left the player on the table's page."""
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone_a = browser(league.user(0))
+    post(phone_a, url, op="setup", scenario="Escaramuza", first=a.pk)
+    post(phone_a, url, op="turn", turn=1, side=a.pk)
+    fields = {"client_id": str(uuid.uuid4()), "op": "finish", "winner": str(b.pk)}
+    asking = phone_a.post(url, fields)
+    assert asking.status_code == 200
+    assert "goes to your opponent to confirm" in asking.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.SCHEDULED  # nothing written before the answer
+    done = phone_a.post(url, {**fields, "confirmed": "1"}, follow=True)
+    assert done.redirect_chain[-1][0] == battle.get_absolute_url()
+    assert "its report waits for your opponent to confirm" in done.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.REPORTED
+    assert battle.participants.get(warband=b).result == "win"
