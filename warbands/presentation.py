@@ -8,10 +8,12 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from .models import PROFILE_FIELDS, Warband
 from .models.catalogue import PROFILE_HEADERS
 from .progression import henchman_thresholds, hero_thresholds, next_threshold
+from .services.equipment import sale_value
 from .services.undo import undo_offer, undo_point_text
 
 HERO_BOXES = 90
@@ -111,6 +113,33 @@ def _decorate_holder(holder, thresholds: tuple[int, ...], boxes: int, rules) -> 
     holder.rules = special_rule_rows(holder, rules)
 
 
+def sale_question(item: str, value: int, copies: int = 1) -> str:
+    """What the sell button asks; a group's item is sold for every member at once."""
+    if copies > 1:
+        return _(
+            "Sell the %(item)s of all %(count)s members of the group for %(value)s co? They "
+            "leave the warband."
+        ) % {"item": item, "count": copies, "value": value}
+    return _("Sell %(item)s for %(value)s co? It leaves the warband.") % {
+        "item": item,
+        "value": value,
+    }
+
+
+def sale_label(value: int, copies: int = 1) -> str:
+    if copies > 1:
+        return _("sell %(count)s (%(value)s co)") % {"count": copies, "value": value}
+    return _("sell (%(value)s co)") % {"value": value}
+
+
+def _for_sale(item, copies: int = 1) -> None:
+    """What the sheet shows to sell an item: its value, the question and the button."""
+    item.copies, item.sale_value = copies, sale_value(item.unit_price, copies)
+    name = item.equipment.display_name
+    item.sale_question = sale_question(name, item.sale_value, copies)
+    item.sale_label = sale_label(item.sale_value, copies)
+
+
 def decorate_sheet(warband: Warband) -> Warband:
     settings = warband.warband_type.pack.settings or {}
     heroes_thresholds = tuple(hero_thresholds(settings))
@@ -119,16 +148,16 @@ def decorate_sheet(warband: Warband) -> Warband:
     for fighter in warband.heroes_all:
         _decorate_holder(fighter, heroes_thresholds, HERO_BOXES, rules)
         for item in fighter.items:
-            item.sale_value = item.unit_price // 2
+            _for_sale(item)
     for group in warband.group_list:
         size = len(group.roster_members)
         group.size = size
         _decorate_holder(group, group_thresholds, HENCHMAN_BOXES, rules)
         for item in group.items:
-            item.sale_value = (item.unit_price * size) // 2
+            _for_sale(item, size)
         group.cost_per_member = group.fighter_type.cost + sum(i.unit_price for i in group.items)
     for item in warband.stash:
-        item.sale_value = item.unit_price // 2
+        _for_sale(item)
     glossary = {}
     for holder in [*warband.heroes, *warband.group_list]:
         for rule in holder.rules:

@@ -112,3 +112,20 @@ def test_making_a_leader_needs_no_confirmation(browser_client, warband):
     )
     browser_client.post(reverse("warband-fighter-action", args=[warband.pk, champion.pk, "lead"]))
     assert Fighter.objects.get(pk=champion.pk).is_leader
+
+
+def test_selling_a_groups_item_says_it_is_every_members(browser_client, warband, roster):
+    """A group's spear is one line of the sheet but three spears: the button and its question
+    say so (found on a phone: "Spear (10 co) · sell (15 co)" read like a profit)."""
+    spears = services.equipment_buy(
+        warband=warband, equipment=equipment("lanza"), group=roster["group"]
+    )
+    value = services.item_sale_value(spears)
+    assert services.item_copies(spears) == 3 and value == (spears.unit_price * 3) // 2
+    sheet = browser_client.get(reverse("warband-sheet", args=[warband.pk])).content.decode()
+    asked = f"Sell the Spear of all 3 members of the group for {value} co? They leave the warband."
+    assert asked in sheet and f"sell 3 ({value} co)" in sheet
+    url = reverse("warband-item-action", args=[warband.pk, spears.pk, "sell"])
+    page = browser_client.post(url).content.decode()
+    assert asked in page and f"sell 3 ({value} co)" in page
+    assert "Sell Sword for 5 co? It leaves the warband." in sheet  # a hero's item: one

@@ -30,7 +30,9 @@ from .equipment import (
     equipment_price,
     equipment_sell,
     equipment_stash,
+    item_copies,
     item_sale_value,
+    sale_value,
 )
 from .hired_swords import fighter_or_sword_dismiss
 from .hiring import (
@@ -87,7 +89,9 @@ __all__ = [
     "warband_undo",
     "group_dismiss",
     "group_update",
+    "item_copies",
     "item_sale_value",
+    "sale_value",
     "ledger_record",
     "roster_batch",
     "warband_create",

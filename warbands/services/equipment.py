@@ -238,10 +238,19 @@ def _roster_item(locked: Warband, item: EquipmentItem | int) -> EquipmentItem:
     return found
 
 
+def item_copies(item: EquipmentItem) -> int:
+    """How many of the item the warband has: one for each member of a group, otherwise one."""
+    return group_size(item.group) if item.group_id else 1
+
+
+def sale_value(unit_price: int, copies: int = 1) -> int:
+    """Half the price paid, rounded down, for every copy."""
+    return (unit_price * copies) // 2
+
+
 def item_sale_value(item: EquipmentItem) -> int:
-    """Half the price paid, rounded down (a group's item: for every member)."""
-    copies = group_size(item.group) if item.group_id else 1
-    return (item.unit_price * copies) // 2
+    """What selling the item brings (a group's item: every member's)."""
+    return sale_value(item.unit_price, item_copies(item))
 
 
 @undo.undoable("sold", undo.describe_item)

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from .. import services
 from ..forms import AssignForm, BuyForm
 from ..models import EquipmentItem, EquipmentListEntry, Fighter, HenchmanGroup, Warband
+from ..presentation import sale_label, sale_question
 from ..progression import pack_setting
 from ._common import owned_warband, perform, perform_confirmed
 
@@ -181,13 +182,12 @@ def warband_item_action(request, pk, item_pk, operation):
     version = request.POST.get("version") or None
     name = item.equipment.display_name
     if operation == "sell":
-        value = services.item_sale_value(item)
+        value, copies = services.item_sale_value(item), services.item_copies(item)
         return perform_confirmed(
             request,
             warband,
-            question=_("Sell %(item)s for %(value)s co? It leaves the warband.")
-            % {"item": name, "value": value},
-            label=_("sell (%(value)s co)") % {"value": value},
+            question=sale_question(name, value, copies),
+            label=sale_label(value, copies),
             action=lambda: services.equipment_sell(item=item, expected_version=version),
             success=_("Sold %(item)s.") % {"item": name},
         )
