@@ -3,7 +3,9 @@ server-side as inline SVG.
 
 Pure: takes labels and series of numbers (``None`` where a warband has no value for a round)
 and returns SVG markup with escaped text, so the standings page needs no charting script. The
-series come in the standings' order (the campaign's own scoring), and the legend keeps it.
+series come in the standings' order (the campaign's own scoring), and the legend keeps it. The
+legend is HTML beside the drawing (``chart_legend``), so it reads at the page's own size on a
+phone, where the drawing is scaled down.
 """
 
 from __future__ import annotations
@@ -36,12 +38,12 @@ def line_chart_svg(
     *,
     title: str,
     chart_id: str = "rating-chart",
-    width: int = 720,
-    height: int = 320,
+    width: int = 560,
+    height: int = 280,
 ) -> str:
-    """One line per series, its legend in the series' order; ``chart_id`` names the chart's
+    """One line per series (its legend is ``chart_legend``); ``chart_id`` names the chart's
     class and title (two charts on one page)."""
-    left, right, top, bottom = 48, 170, 28, 36
+    left, right, top, bottom = 44, 34, 16, 34
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for s in series for v in s.values if v is not None]
     chart_id = escape(chart_id)
@@ -67,31 +69,42 @@ def line_chart_svg(
         y = y_at(tick)
         parts.append(
             f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
-            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{tick}</text>'
+            f'<text x="{left - 6}" y="{y + 5:.1f}" text-anchor="end" font-size="15">{tick}</text>'
         )
     for index, label in enumerate(x_labels):
         parts.append(
-            f'<text x="{x_at(index):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
-            f'font-size="11">{escape(label)}</text>'
+            f'<text x="{x_at(index):.1f}" y="{height - bottom + 24}" text-anchor="middle" '
+            f'font-size="15">{escape(label)}</text>'
         )
     for number, line in enumerate(series):
         colour = COLOURS[number % len(COLOURS)]
         dash = ' stroke-dasharray="6 3"' if number >= len(COLOURS) else ""
         points = [(x_at(i), y_at(v)) for i, v in enumerate(line.values) if v is not None]
-        label = escape(line.label)
-        parts.append(f'<g class="series" data-warband="{label}">')
+        # The warband's name as the line's tooltip (the legend beside the drawing names it too).
+        name = escape(line.label)
+        parts.append(f'<g class="series" data-series="{number}"><title>{name}</title>')
         if len(points) > 1:
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             parts.append(
                 f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{path}"/>'
             )
         for x, y in points:
-            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
-        legend_y = top + 16 * number
-        parts.append(
-            f'<rect x="{left + plot_w + 12}" y="{legend_y}" width="10" height="10" '
-            f'fill="{colour}"/><text x="{left + plot_w + 26}" y="{legend_y + 9}" '
-            f'font-size="11">{label}</text></g>'
-        )
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>')
+        parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def chart_legend(series: Sequence[Series]) -> str:
+    """The chart's legend as an HTML list in the series' order: each warband's colour (dashed
+    past eight, as its line) and name."""
+    items = []
+    for number, line in enumerate(series):
+        colour = COLOURS[number % len(COLOURS)]
+        style = "dashed" if number >= len(COLOURS) else "solid"
+        label = escape(line.label)
+        items.append(
+            f'<li data-warband="{label}"><span class="swatch" aria-hidden="true" '
+            f'style="border-top: 0.25rem {style} {colour}"></span>{label}</li>'
+        )
+    return f'<ul class="chart-legend">{"".join(items)}</ul>'

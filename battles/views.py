@@ -19,7 +19,7 @@ from annuminas.converters import parse_id
 from annuminas.errors import Conflict
 
 from . import access, selectors, services
-from .charts import Series, line_chart_svg
+from .charts import Series, chart_legend, line_chart_svg
 from .confirmations import manage_confirmation
 from .exports import csv_filename, standings_csv
 from .forms import (
@@ -343,6 +343,8 @@ def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
             "round_number": number,
             "round_numbers": [r.number for r in campaign.rounds.all()],
             "chart": chart,
+            # Both charts draw the standings' rows in their order: one legend serves both.
+            "chart_legend": chart_legend(series),
             "points_chart": points_chart if point_rounds else "",
         },
     )

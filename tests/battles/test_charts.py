@@ -1,6 +1,8 @@
 """The server-side SVG rating chart."""
 
-from battles.charts import Series, line_chart_svg
+import re
+
+from battles.charts import Series, chart_legend, line_chart_svg
 
 
 def test_chart_draws_one_line_per_warband_and_escapes_names():
@@ -21,3 +23,14 @@ def test_chart_draws_one_line_per_warband_and_escapes_names():
 
 def test_empty_chart_is_still_valid_svg():
     assert line_chart_svg([], [], title="t").endswith("</svg>")
+
+
+def test_the_legend_is_html_in_the_series_order_with_names_escaped():
+    """The legend sits beside the drawing as HTML, so a phone shows it at the page's size."""
+    series = [Series("<b>Lobos</b>", [1]), *(Series(f"Banda {n}", [n]) for n in range(1, 9))]
+    legend = chart_legend(series)
+    assert legend.startswith('<ul class="chart-legend">') and legend.endswith("</ul>")
+    assert "<b>" not in legend and "&lt;b&gt;Lobos&lt;/b&gt;" in legend
+    names = re.findall(r'data-warband="([^"]*)"', legend)
+    assert names == ["&lt;b&gt;Lobos&lt;/b&gt;"] + [f"Banda {n}" for n in range(1, 9)]
+    assert legend.count("solid") == 8 and legend.count("dashed") == 1  # the ninth line is dashed
