@@ -289,3 +289,21 @@ def test_leaving_a_rare_item_asks_buying_it_does_not(league, resolved):
     player.post(url, {"decline": "1", "confirmed": "1"})
     decision.refresh_from_db()
     assert decision.status != PendingDecision.Status.OPEN
+
+
+def test_a_decision_that_spends_money_shows_the_treasury(league, resolved):
+    """Found on a phone: a rare item to buy, with no word of how much the warband has."""
+    battle, run = resolved
+    warband = league.warband(0)
+    decision = PendingDecision.objects.create(
+        result=run.results.get(warband=warband),
+        warband=warband,
+        fighter=leader(warband),
+        kind=PendingDecision.Kind.RARE_ITEM,
+        options=["arco-largo"],
+        payload={"prices": {"arco-largo": 0}},
+    )
+    html = client_for(league.user(0)).get(reverse("battle-postbattle", args=[battle.pk]))
+    warband.refresh_from_db()
+    shown = f"Treasury of {warband.name}: {warband.treasury} co."
+    assert shown in html.content.decode() and decision.status == PendingDecision.Status.OPEN
