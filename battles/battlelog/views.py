@@ -375,6 +375,11 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     state = services.log_state(battle)
     names = Names.of(state)
     context["sides"] = setup.data["sides"]
+    # The attack form starts on a warrior of the side to move, against one of another side.
+    order = [side["warband"] for side in setup.data["sides"]]
+    attacking = state.side if state.side in order else order[0]
+    context["attacking_side"] = attacking
+    context["defending_side"] = next((w for w in order if w != attacking), attacking)
     context["weapons"] = _weapons(setup.data["sides"])
     context["attack_options"] = ATTACK_OPTIONS.items()
     context["shooting_modifiers"] = SHOOTING_MODIFIERS.items()

@@ -269,3 +269,18 @@ def test_finishing_the_battle_asks_first_then_shows_the_report_sent(at_table):
     battle.refresh_from_db()
     assert battle.status == Battle.Status.REPORTED
     assert battle.participants.get(warband=b).result == "win"
+
+
+def test_the_attack_form_starts_on_the_side_to_move_against_the_other(at_table):
+    """Found at the table: the attack form offered the same warrior as attacker and target."""
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone_b = browser(league.user(1))
+    post(phone_b, url, op="setup", scenario="Escaramuza", first=b.pk)
+    post(phone_b, url, op="turn", turn=1, side=b.pk)
+    page = phone_b.get(url).content.decode()
+    attacker = page.split('data-testid="attacker"')[1].split("</select>")[0]
+    target = page.split('data-testid="target"')[1].split("</select>")[0]
+    picked = lambda html: int(html.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0])  # noqa: E731
+    assert Fighter.objects.get(pk=picked(attacker)).warband_id == b.pk
+    assert Fighter.objects.get(pk=picked(target)).warband_id == a.pk
