@@ -259,7 +259,11 @@ def answer_text(decision: PendingDecision, names: Names) -> str:
     if (kind, choice) in ANSWER_WORDS:
         return gettext(ANSWER_WORDS[(kind, choice)]) % {"value": _money(decision)}
     if kind == PendingDecision.Kind.RARE_ITEM:
-        return gettext("Bought: %(item)s") % {"item": names.equipment.get(choice, choice)}
+        item = names.equipment.get(choice, choice)
+        price = (decision.payload.get("prices") or {}).get(choice)
+        if price is None:
+            return gettext("Bought: %(item)s") % {"item": item}
+        return gettext("Bought: %(item)s for %(value)s co") % {"item": item, "value": price}
     if choice is None:
         return gettext("Declined")
     label = option_labels(decision, names).get(str(choice), str(choice))

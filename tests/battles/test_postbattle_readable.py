@@ -263,3 +263,10 @@ def test_the_schema_declares_option_labels(client, decided):
     assert properties["option_labels"]["type"] == "object"
     assert properties["option_labels"]["additionalProperties"]["type"] == "string"
     assert "answer_text" in properties
+
+
+def test_a_bought_rare_item_says_what_it_cost(client, decided):
+    """Found on a phone: "Bought: War horn" said nothing of the price paid."""
+    text = page_text(client, decided, "en")
+    with translation.override("en"):
+        assert f"Bought: {decided['items'][0].display_name} for 40 co" in text
