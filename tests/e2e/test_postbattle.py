@@ -66,6 +66,7 @@ def test_player_reads_the_rolls_chooses_an_advance_and_buys(page, login, make_us
     assert captain.ws == ws + 1
 
     page.get_by_test_id(f"spend-{winner.pk}").click()
+    page.wait_for_url(f"**/warbands/{winner.pk}/")  # the sheet, before its treasury is read
     treasury = int(page.get_by_test_id("treasury").inner_text().split()[0])
     hero = page.locator("[data-testid=hero-card]").first
     buy(page, hero.get_by_test_id("open-buy"), "espada")
