@@ -31,6 +31,9 @@ def buy(page, opener, slug: str) -> None:
     opener.click()
     dialog = page.get_by_test_id("buy-dialog")
     expect(dialog).to_be_visible()
+    # htmx binds the dialog's triggers when its swap settles (20 ms after it shows): a choice
+    # made before then would ask for no quote (a race only a robot wins; CI lost it once).
+    expect(page.locator(".htmx-settling")).to_have_count(0)
     select = dialog.get_by_test_id("buy-item")
     value = select.locator(f"option[data-slug={slug}]").get_attribute("value")
     select.select_option(value)
