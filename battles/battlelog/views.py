@@ -195,8 +195,9 @@ def describe(entry: BattleLogEntry | dict, names: Names) -> str:
     return p.get("text", "")
 
 
-def _live_context(battle: Battle, user) -> dict[str, Any]:
-    state = services.log_state(battle)
+def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
+    """What the live part shows; ``state`` is the log folded once by a caller that needs it too."""
+    state = state if state is not None else services.log_state(battle)
     names = Names.of(state)
     entries = list(
         BattleLogEntry.objects.filter(battle=battle, seq__gt=max(0, state.last_seq - LIVE_ENTRIES))
@@ -371,8 +372,8 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     setup = BattleSetup.objects.filter(battle=battle).first()
     if setup is None:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
-    context = _live_context(battle, request.user)
-    state = services.log_state(battle)
+    state = services.log_state(battle)  # folded once for the live part and the forms
+    context = _live_context(battle, request.user, state)
     names = Names.of(state)
     context["sides"] = setup.data["sides"]
     # The attack form starts on a warrior of the side to move, against one of another side.
