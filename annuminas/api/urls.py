@@ -3,6 +3,8 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from battles.urls import api_urlpatterns as battles_api
+
 from .views import MeView, TokenView
 
 urlpatterns = [
@@ -13,5 +15,5 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("rules/", include("rules.api.urls")),
     path("", include("warbands.api.urls")),
-    path("", include("battles.api.urls")),
+    path("", include(battles_api)),
 ]

@@ -9,10 +9,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from battles.campaigns.presets import DEFAULT_PRESET, PRESET_CHOICES
+from battles.campaigns.standings import DEFAULT_TIE_BREAKERS, TIE_BREAKER_CHOICES
 from warbands.limits import DESCRIPTION_MAX_LENGTH, TextBounds
-
-from ..presets import DEFAULT_PRESET, PRESET_CHOICES
-from ..standings import DEFAULT_TIE_BREAKERS
 
 CHALLENGES = "challenges"
 FLEE_PURSUIT = "flee_pursuit"
@@ -145,9 +144,8 @@ class Campaign(TextBounds, models.Model):
         return [str(labels.get(rule, rule)) for rule in self.optional_rules]
 
     def tie_breaker_labels(self) -> list[str]:
-        from ..scoring import tie_breaker_labels  # scoring reads these models: no cycle at import
-
-        return tie_breaker_labels(self)
+        labels = dict(TIE_BREAKER_CHOICES)
+        return [str(labels[name]) for name in self.tie_breakers or () if name in labels]
 
 
 class Membership(models.Model):

@@ -5,7 +5,12 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.pairing import SEARCH_STEP_LIMIT, pair_in_order, rating_pairings, swiss_pairings
+from battles.campaigns.pairing import (
+    SEARCH_STEP_LIMIT,
+    pair_in_order,
+    rating_pairings,
+    swiss_pairings,
+)
 
 
 def _perfect_matching_without_rematch(players, played) -> bool:

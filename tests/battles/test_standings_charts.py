@@ -9,9 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from battles import services
+from battles.campaigns.scoring import standings_with_points
+from battles.campaigns.services import campaign_update
 from battles.models import BattleEvent
-from battles.scoring import standings_with_points
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_the_charts_follow_the_campaigns_scoring(client, round_one):
     _rows, rounds, points = standings_with_points(campaign=league.campaign)
     assert (rounds, points) == ([1], {league.warband(0).pk: [3], league.warband(1).pk: [0]})
 
-    services.campaign_update(
+    campaign_update(
         campaign=league.campaign, by=league.organiser, changes={"points_per_out_of_action": 2}
     )
     league.refresh()
