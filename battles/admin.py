@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from annuminas.errors import Conflict
-from battles.campaigns import selectors, services
+from battles.campaigns import league_settings, selectors, services
 from battles.campaigns.exports import csv_filename, standings_csv
 from battles.common.organisers import OrganiserScopedAdmin, organisers_site, organises_any
 
@@ -26,7 +26,7 @@ from battles.reports import services as reports
 
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
 
-EDITABLE_CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *services.HOUSE_RULE_FIELDS)
+OWN_FIELDS = ("name", "description", "public", "preset")
 
 
 class _DryRun(Exception):
@@ -34,30 +34,46 @@ class _DryRun(Exception):
 
 
 class CampaignAdminForm(forms.ModelForm):
+    """The campaign's own fields and every declared setting (``league_settings``). A setting
+    the form was not sent keeps its value; the service checks them all."""
+
     class Meta:
         model = Campaign
-        fields = [*EDITABLE_CAMPAIGN_FIELDS, "allowed_warband_types"]
+        fields = [*OWN_FIELDS, *(setting.key for setting in league_settings.SETTINGS)]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for setting in league_settings.SETTINGS:
+            self.fields[setting.key].required = False
 
     def clean(self):
         """Run the service on a savepoint that is rolled back: its checks (house rules that
         current members must meet) show here as form errors."""
         data = super().clean()
+        for key in league_settings.house_rule_keys():
+            if key not in self.data:
+                data[key] = getattr(self.instance, key)
         if self.errors:
             return data
         try:
             with transaction.atomic():
-                services.campaign_update(
-                    campaign=self.instance,
-                    by=self.user,
-                    changes={f: data[f] for f in EDITABLE_CAMPAIGN_FIELDS if f in data},
-                    allowed_warband_types=data.get("allowed_warband_types"),
-                )
+                campaign_update_from(self.instance, self.user, data)
                 raise _DryRun
         except _DryRun:
             pass
         except Conflict as error:
             raise ValidationError(str(error.detail)) from error
         return data
+
+
+def campaign_update_from(campaign: Campaign, user, data: dict) -> Campaign:
+    keys = (*OWN_FIELDS, *league_settings.house_rule_keys())
+    return services.campaign_update(
+        campaign=campaign,
+        by=user,
+        changes={key: data[key] for key in keys if key in data},
+        allowed_warband_types=data.get("allowed_warband_types"),
+    )
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -116,12 +132,7 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
         return form
 
     def save_model(self, request, obj, form, change):
-        services.campaign_update(
-            campaign=obj,
-            by=request.user,
-            changes={f: form.cleaned_data[f] for f in EDITABLE_CAMPAIGN_FIELDS},
-            allowed_warband_types=form.cleaned_data["allowed_warband_types"],
-        )
+        campaign_update_from(obj, request.user, form.cleaned_data)
 
     def save_related(self, request, form, formsets, change):
         """The allowed types were saved by the service. The inlines are read-only: saving them

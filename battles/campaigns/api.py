@@ -28,6 +28,7 @@ from annuminas.converters import parse_id
 from battles.campaigns import scoring, selectors, services
 from battles.campaigns import serializers as s
 from battles.campaigns.exports import csv_filename, standings_csv
+from battles.campaigns.league_settings import house_rule_keys
 from battles.campaigns.services.schedule import round_open_scheduled, round_schedule
 from battles.common.api import visible_or_401
 from battles.models import Campaign, Membership, Round
@@ -87,7 +88,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         data = s.CampaignWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        rules = {k: values.pop(k) for k in list(values) if k in data.HOUSE_RULES}
+        keys = house_rule_keys()
+        rules = {k: values.pop(k) for k in list(values) if k in keys}
         campaign = services.campaign_create(
             organiser=request.user,
             name=values["name"],

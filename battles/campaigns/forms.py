@@ -1,45 +1,28 @@
-"""Forms of the campaign pages: parsing only; the services validate the game's rules."""
+"""Forms of the campaign pages: parsing only; the services validate the game's rules.
+
+The campaign form's settings are built from their declarations (``league_settings``): each kind
+of setting has its fields, its value and its initial value here (``SETTING_FIELDS``).
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from battles.campaigns.house_rules import (
-    ALL_HIRED_SWORDS,
-    HIRED_SWORDS_FORBIDDEN,
-    HOUSE_RULE_FIELDS,
-    NUMBER_BOUNDS,
-    TEXT_MAX_LENGTH,
-    house_rules_clean,
-)
+from battles.campaigns import league_settings
+from battles.campaigns.house_rules import house_rules_clean
+from battles.campaigns.league_settings import Kind, Setting
 from battles.campaigns.presets import DEFAULT_PRESET, PRESET_CHOICES
-from battles.campaigns.scoring import BONUS_FIELDS
 from battles.campaigns.services.schedule import round_dates_check
-from battles.campaigns.standings import DEFAULT_TIE_BREAKERS, TIE_BREAKER_CHOICES
-from battles.models import OPTIONAL_RULES, Campaign, Round
+from battles.campaigns.setting_checks import ALL_HIRED_SWORDS
+from battles.models import Campaign, Round
 from warbands.models import HiredSword, WarbandType
 
-TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)  # every tie-breaker can be placed
-# Left empty on creation, these take the preset's value.
-PRESET_FIELDS = ("starting_treasury", "rating_cap", "max_fighter_type_copies", "table_size",
-                 "game_length")  # fmt: skip
-
-
-def _house_rule_number(name: str, label, **kwargs) -> forms.IntegerField:
-    """A whole number whose bounds ``house_rules_clean`` checks (the same message as the API's);
-    the browser is told them too."""
-    low, high = NUMBER_BOUNDS[name]
-    widget = forms.NumberInput(attrs={"min": low, "max": high})
-    return forms.IntegerField(label=label, widget=widget, **kwargs)
-
-
-def _house_rule_text(name: str, label) -> forms.CharField:
-    widget = forms.TextInput(attrs={"maxlength": TEXT_MAX_LENGTH[name]})
-    return forms.CharField(label=label, widget=widget, required=False)
+NOT_GIVEN = object()  # a setting left empty: the preset's value on creation, else unchanged
 
 
 class DomainCheckedChoices(forms.MultipleChoiceField):
@@ -50,118 +33,135 @@ class DomainCheckedChoices(forms.MultipleChoiceField):
         return True
 
 
-class CampaignForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
-    description = forms.CharField(label=_("Description"), widget=forms.Textarea, required=False)
-    public = forms.BooleanField(
-        label=_("Public: anyone may read the campaign and its standings"), required=False
-    )
-    preset = forms.ChoiceField(
-        label=_("Size preset"), choices=PRESET_CHOICES, initial=DEFAULT_PRESET
-    )
-    starting_treasury = _house_rule_number(
-        "starting_treasury", _("Starting treasury (co)"), required=False
-    )
-    rating_cap = _house_rule_number("rating_cap", _("Warband rating cap"), required=False)
-    no_rating_cap = forms.BooleanField(label=_("No rating cap"), required=False)
-    allowed_warband_types = forms.ModelMultipleChoiceField(
-        label=_("Allowed warband types (none: all)"),
-        queryset=None,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    max_fighter_type_copies = _house_rule_number(
-        "max_fighter_type_copies", _("Maximum copies of one fighter type"), required=False
-    )
-    points_win = _house_rule_number("points_win", _("Points for a win"), initial=3)
-    points_draw = _house_rule_number("points_draw", _("Points for a draw"), initial=1)
-    points_loss = _house_rule_number("points_loss", _("Points for a loss"), initial=0)
-    points_bye = _house_rule_number("points_bye", _("Points for a bye"), initial=3)
-    points_per_out_of_action = _house_rule_number(
-        "points_per_out_of_action",
-        _("Bonus points per enemy put out of action"),
-        initial=0,
-        required=False,
-    )
-    points_per_objective = _house_rule_number(
-        "points_per_objective",
-        _("Bonus points per scenario objective"),
-        initial=0,
-        required=False,
-    )
-    optional_rules = forms.MultipleChoiceField(
-        label=_("Optional rules"),
-        choices=OPTIONAL_RULES,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    hired_swords_forbidden = DomainCheckedChoices(
-        label=_("Hired swords forbidden"),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    table_size = _house_rule_text("table_size", _("Table size"))
-    game_length = _house_rule_text("game_length", _("Game length"))
-    tables = forms.CharField(
-        label=_("Campaign table overrides (JSON; empty: the default tables)"),
-        widget=forms.Textarea(attrs={"rows": 3}),
-        required=False,
-    )
+class NumberFields:
+    """A whole number (the browser is told its bounds; the domain checks them, with the same
+    message as the API's) and, where allowed, a "no limit" checkbox."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["allowed_warband_types"].queryset = WarbandType.objects.filter(
-            playable=True
-        ).order_by("name")
-        swords = HiredSword.objects.select_related("fighter_type")
-        self.fields[HIRED_SWORDS_FORBIDDEN].choices = [
-            (ALL_HIRED_SWORDS, _("No hired swords")),
-            *((sword.slug, sword.display_name) for sword in swords),
-        ]
-        for slot in range(1, TIE_BREAKER_SLOTS + 1):
-            self.fields[f"tie_breaker_{slot}"] = forms.ChoiceField(
-                label=_("Tie-breaker %(number)s") % {"number": slot},
-                choices=[("", "—"), *TIE_BREAKER_CHOICES],
-                required=False,
+    @staticmethod
+    def names(setting: Setting) -> list[str]:
+        return [setting.key, f"no_{setting.key}"] if setting.no_limit else [setting.key]
+
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        low, high = setting.bounds
+        number = forms.IntegerField(
+            label=setting.label,
+            help_text=setting.help,
+            required=False,
+            initial=None if setting.presets else setting.default,
+            widget=forms.NumberInput(attrs={"min": low, "max": high}),
+        )
+        fields = {setting.key: number}
+        if setting.no_limit:
+            fields[f"no_{setting.key}"] = forms.BooleanField(
+                label=setting.no_limit_label, required=False
             )
+        return fields
 
-    def tie_breaker_fields(self) -> list:
-        return [self[f"tie_breaker_{slot}"] for slot in range(1, TIE_BREAKER_SLOTS + 1)]
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        if setting.no_limit and data.get(f"no_{setting.key}"):
+            return None
+        value = data.get(setting.key)
+        if value is None:
+            return None if setting.no_limit and not creating else NOT_GIVEN
+        return value
 
-    def tie_breakers(self) -> list[str]:
-        """The chosen order; none chosen: the default order."""
-        data = self.cleaned_data
-        order = [data.get(f"tie_breaker_{n}") for n in range(1, TIE_BREAKER_SLOTS + 1)]
-        return [name for name in order if name] or list(DEFAULT_TIE_BREAKERS)
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        initial = {setting.key: value}
+        if setting.no_limit:
+            initial[f"no_{setting.key}"] = value is None
+        return initial
 
-    def clean_hired_swords_forbidden(self) -> str | list[str]:
-        """With "No hired swords" checked every sword is forbidden, whatever else is checked."""
-        chosen = self.cleaned_data[HIRED_SWORDS_FORBIDDEN]
-        return ALL_HIRED_SWORDS if ALL_HIRED_SWORDS in chosen else chosen
 
-    def clean(self):
-        """The house rules and the scoring given, checked by the domain
-        (``house_rules_clean``): the same messages as the API and the services, on the fields."""
-        data = super().clean()
-        given = {
-            name: data[name]
-            for name in (*HOUSE_RULE_FIELDS, *BONUS_FIELDS)
-            if data.get(name) not in (None, "")
+class TextFields:
+    @staticmethod
+    def names(setting: Setting) -> list[str]:
+        return [setting.key]
+
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        widget = forms.TextInput(attrs={"maxlength": setting.max_length})
+        return {
+            setting.key: forms.CharField(
+                label=setting.label, help_text=setting.help, widget=widget, required=False
+            )
         }
-        if HIRED_SWORDS_FORBIDDEN in data:
-            given[HIRED_SWORDS_FORBIDDEN] = data[HIRED_SWORDS_FORBIDDEN]
-        if data.get("no_rating_cap"):
-            given.pop("rating_cap", None)
-        try:
-            house_rules_clean({**given, "tie_breakers": self.tie_breakers()})
-        except ValidationError as error:
-            for name, messages in error.message_dict.items():
-                field = "tie_breaker_1" if name == "tie_breakers" else name
-                self.add_error(field if field in self.fields else None, messages)
-        return data
 
-    def clean_tables(self):
-        text = self.cleaned_data["tables"].strip()
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        text = data.get(setting.key) or ""
+        return NOT_GIVEN if creating and not text and setting.presets else text
+
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        return {setting.key: value}
+
+
+class ChoicesFields(TextFields):
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        return {
+            setting.key: DomainCheckedChoices(
+                label=setting.label,
+                help_text=setting.help,
+                choices=setting.choices(),
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        return list(data.get(setting.key) or [])
+
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        return {setting.key: list(value or [])}
+
+
+class OrderFields:
+    """One choice per place: the first tie-breaker, the second… (none chosen: the default)."""
+
+    @staticmethod
+    def names(setting: Setting) -> list[str]:
+        slot = setting.key.removesuffix("s")
+        return [f"{slot}_{n}" for n in range(1, len(setting.choices()) + 1)]
+
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        choices = [("", "—"), *setting.choices()]
+        return {
+            name: forms.ChoiceField(
+                label=_("Tie-breaker %(number)s") % {"number": n}, choices=choices, required=False
+            )
+            for n, name in enumerate(OrderFields.names(setting), start=1)
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        order = [data.get(name) for name in OrderFields.names(setting)]
+        return [name for name in order if name] or list(setting.default)
+
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        return dict(zip(OrderFields.names(setting), value or [], strict=False))
+
+
+class TablesFields(TextFields):
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        widget = forms.Textarea(attrs={"rows": 3})
+        return {
+            setting.key: forms.CharField(
+                label=setting.label, help_text=setting.help, widget=widget, required=False
+            )
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        text = (data.get(setting.key) or "").strip()
         if not text:
             return {}
         try:
@@ -171,37 +171,156 @@ class CampaignForm(forms.Form):
                 _("This is not valid JSON: %(error)s") % {"error": error}
             ) from error
 
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        return {setting.key: json.dumps(value, ensure_ascii=False) if value else ""}
+
+
+class SwordsFields(ChoicesFields):
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        swords = HiredSword.objects.select_related("fighter_type")
+        choices = [
+            (ALL_HIRED_SWORDS, _("No hired swords")),
+            *((sword.slug, sword.display_name) for sword in swords),
+        ]
+        return {
+            setting.key: DomainCheckedChoices(
+                label=setting.label,
+                help_text=setting.help,
+                choices=choices,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        """With "No hired swords" checked every sword is forbidden, whatever else is checked."""
+        chosen = list(data.get(setting.key) or [])
+        return ALL_HIRED_SWORDS if ALL_HIRED_SWORDS in chosen else chosen
+
+    @staticmethod
+    def initial(setting: Setting, value) -> dict:
+        return {setting.key: [ALL_HIRED_SWORDS] if value == ALL_HIRED_SWORDS else list(value or [])}
+
+
+class TypesFields(TextFields):
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        return {
+            setting.key: forms.ModelMultipleChoiceField(
+                label=setting.label,
+                help_text=setting.help,
+                queryset=WarbandType.objects.filter(playable=True).order_by("name"),
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        return list(data.get(setting.key) or [])
+
+
+SETTING_FIELDS = {
+    Kind.NUMBER: NumberFields,
+    Kind.TEXT: TextFields,
+    Kind.CHOICES: ChoicesFields,
+    Kind.ORDER: OrderFields,
+    Kind.TABLES: TablesFields,
+    Kind.SWORDS: SwordsFields,
+    Kind.TYPES: TypesFields,
+}
+
+
+class CampaignForm(forms.Form):
+    """A campaign's name and its settings, one field (or a few) per declared setting."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    description = forms.CharField(label=_("Description"), widget=forms.Textarea, required=False)
+    public = forms.BooleanField(
+        label=_("Public: anyone may read the campaign and its standings"), required=False
+    )
+    preset = forms.ChoiceField(
+        label=_("Size preset"), choices=PRESET_CHOICES, initial=DEFAULT_PRESET
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._unreadable: set[str] = set()
+        for setting in league_settings.SETTINGS:
+            self.fields.update(SETTING_FIELDS[setting.kind].fields(setting))
+
+    def setting_groups(self) -> list[dict]:
+        """The settings as the page lays them out: a fieldset per group, a box per setting."""
+        return [
+            {
+                "group": group,
+                "settings": [
+                    {
+                        "setting": setting,
+                        "fields": [self[n] for n in SETTING_FIELDS[setting.kind].names(setting)],
+                    }
+                    for setting in settings
+                ],
+            }
+            for group, settings in league_settings.grouped()
+        ]
+
+    def _values(self, *, creating: bool) -> dict[str, Any]:
+        values = {}
+        for setting in league_settings.SETTINGS:
+            if setting.kind == Kind.TYPES or setting.key in self._unreadable:
+                continue
+            value = SETTING_FIELDS[setting.kind].value(
+                setting, self.cleaned_data, creating=creating
+            )
+            if value is not NOT_GIVEN:
+                values[setting.key] = value
+        return values
+
+    def clean(self):
+        """The settings given, checked by the domain (``house_rules_clean``): the same messages
+        as the API and the services, on the fields."""
+        data = super().clean()
+        self._unreadable = set()
+        for setting in league_settings.SETTINGS:
+            try:
+                SETTING_FIELDS[setting.kind].value(setting, data, creating=True)
+            except ValidationError as error:
+                self._unreadable.add(setting.key)
+                self.add_error(setting.key, error)
+        try:
+            house_rules_clean(self._values(creating=True))
+        except ValidationError as error:
+            for key, messages in error.message_dict.items():
+                self.add_error(self._error_field(key), messages)
+        return data
+
+    def _error_field(self, key: str) -> str | None:
+        if key not in league_settings.house_rule_keys():
+            return None
+        setting = league_settings.setting(key)
+        return SETTING_FIELDS[setting.kind].names(setting)[0]
+
     def house_rules(self, *, creating: bool) -> dict:
-        data = self.cleaned_data
-        rules = {name: data[name] for name in HOUSE_RULE_FIELDS}
-        if creating:
-            rules = {k: v for k, v in rules.items() if not (k in PRESET_FIELDS and v in (None, ""))}
-        if data.get("no_rating_cap"):
-            rules["rating_cap"] = None
-        rules.update({name: data[name] for name in BONUS_FIELDS if data.get(name) is not None})
-        rules["tie_breakers"] = self.tie_breakers()
-        rules[HIRED_SWORDS_FORBIDDEN] = data[HIRED_SWORDS_FORBIDDEN]
-        return rules
+        """The settings to write: on creation those left empty take the preset's values; on a
+        change they stay as they are (an empty limit that allows none means no limit)."""
+        return self._values(creating=creating)
 
     @classmethod
     def initial_for(cls, campaign: Campaign) -> dict:
         initial = {
-            name: getattr(campaign, name)
-            for name in ("name", "description", "public", "preset", *HOUSE_RULE_FIELDS)
+            name: getattr(campaign, name) for name in ("name", "description", "public", "preset")
         }
-        initial["tables"] = (
-            json.dumps(campaign.tables, ensure_ascii=False) if campaign.tables else ""
-        )
-        initial["no_rating_cap"] = campaign.rating_cap is None
-        initial.update({name: getattr(campaign, name) for name in BONUS_FIELDS})
-        for slot, name in enumerate(campaign.tie_breakers or [], start=1):
-            if slot <= TIE_BREAKER_SLOTS:
-                initial[f"tie_breaker_{slot}"] = name
-        initial["allowed_warband_types"] = list(campaign.allowed_warband_types.all())
-        forbidden = campaign.hired_swords_forbidden or []
-        initial[HIRED_SWORDS_FORBIDDEN] = (
-            [ALL_HIRED_SWORDS] if forbidden == ALL_HIRED_SWORDS else list(forbidden)
-        )
+        for setting in league_settings.SETTINGS:
+            value = (
+                list(campaign.allowed_warband_types.all())
+                if setting.kind == Kind.TYPES
+                else getattr(campaign, setting.key)
+            )
+            initial.update(SETTING_FIELDS[setting.kind].initial(setting, value))
         return initial
 
 

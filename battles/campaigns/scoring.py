@@ -1,7 +1,7 @@
 """The organiser's scoring: points for results, bonus points, and the order of tie-breakers.
 
-One place validates a campaign's scoring (``scoring_clean``: the campaign services call it, so
-the campaign form, the API and the organisers' admin all answer the same errors), one builds
+The scoring's values are league settings (``league_settings``: points, bonus points,
+tie-breakers, checked by ``house_rules.house_rules_clean`` like every setting). One place builds
 the campaign's standings (``standings_compute``: pages, CSV, chart and API read it), and one
 follows a change of scoring (``scoring_changed``): the standings snapshot is recomputed at once
 for a small league, by a Celery job (a ``Job`` row with its progress) for a big one. Who changed
@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from annuminas.tasks import enqueue_safely
@@ -48,10 +45,6 @@ from battles.models.notifications import Event
 from battles.models.postbattle import in_every_language
 from battles.notifications.outbox import notify
 
-POINT_FIELDS = ("points_win", "points_draw", "points_loss", "points_bye")
-BONUS_FIELDS = ("points_per_out_of_action", "points_per_objective")
-SCORING_FIELDS = (*POINT_FIELDS, *BONUS_FIELDS, "tie_breakers")
-POINTS_RANGE = (-99, 99)
 # More confirmed battles than this and a change of scoring recomputes in a Celery job.
 BIG_LEAGUE_BATTLES = 200
 STANDINGS_TASK = "battles.standings_recompute_campaign"
@@ -59,67 +52,6 @@ STANDINGS_TASK = "battles.standings_recompute_campaign"
 STANDINGS_TIME_LIMIT = 600
 
 logger = logging.getLogger(__name__)
-
-
-def _whole(value) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    return None
-
-
-def scoring_clean(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
-    """The scoring fields of ``values``, checked; raises ``ValidationError`` with one message per
-    field. ``current`` (a campaign) supplies the fields not given, for checks across fields."""
-    errors: dict[str, str] = {}
-    clean: dict[str, Any] = {}
-    low, high = POINTS_RANGE
-    for name in (*POINT_FIELDS, *BONUS_FIELDS):
-        if name not in values:
-            continue
-        number = _whole(values[name])
-        if number is None or not low <= number <= high:
-            errors[name] = _("Points must be a whole number from %(low)s to %(high)s.") % {
-                "low": low,
-                "high": high,
-            }
-        else:
-            clean[name] = number
-    if "tie_breakers" in values:
-        order = values["tie_breakers"]
-        if order is None:
-            order = []
-        if not isinstance(order, list | tuple) or not all(isinstance(n, str) for n in order):
-            errors["tie_breakers"] = _("Tie-breakers are a list of names.")
-        elif unknown := [name for name in order if name not in TIE_BREAKERS]:
-            errors["tie_breakers"] = _("Unknown tie-breaker %(names)s; choose from: %(known)s.") % {
-                "names": ", ".join(unknown),
-                "known": ", ".join(TIE_BREAKERS),
-            }
-        elif len(set(order)) != len(order):
-            errors["tie_breakers"] = _("Each tie-breaker may be chosen once.")
-        else:
-            clean["tie_breakers"] = list(order)
-
-    def final(name: str) -> int | None:
-        if name in clean:
-            return clean[name]
-        if name in values or current is None:
-            return None
-        return getattr(current, name)
-
-    win, draw, loss = final("points_win"), final("points_draw"), final("points_loss")
-    if not errors and None not in (win, draw, loss) and not loss <= draw <= win:
-        if win < loss:
-            errors["points_win"] = _("A win cannot be worth fewer points than a loss.")
-        else:
-            errors["points_draw"] = _("A draw must be worth at least a loss and at most a win.")
-    if errors:
-        raise ValidationError(errors)
-    return clean
 
 
 def scheme_of(campaign) -> PointsScheme:

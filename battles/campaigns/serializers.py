@@ -7,23 +7,14 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from battles.campaigns.house_rules import (
-    HOUSE_RULE_KEYS,
-    NUMBER_BOUNDS,
-    TEXT_MAX_LENGTH,
-    house_rules_clean,
-)
+from battles.campaigns import league_settings
+from battles.campaigns.house_rules import house_rules_clean
+from battles.campaigns.league_settings import Kind, Setting
 from battles.campaigns.presets import PRESET_CHOICES
 from battles.campaigns.services.schedule import round_dates_check
-from battles.campaigns.standings import TIE_BREAKER_CHOICES
 from battles.common import access
 from battles.common.api import MAX_ID, version_field
-from battles.models import (
-    OPTIONAL_RULES,
-    Campaign,
-    Membership,
-    Round,
-)
+from battles.models import Campaign, Membership, Round
 from warbands.models import WarbandType
 
 
@@ -37,17 +28,47 @@ class HouseRuleTablesField(serializers.JSONField):
     """The campaign's house-rule tables: an object (never null), checked by the services."""
 
 
-def _house_rule_number(name: str, **kwargs) -> serializers.IntegerField:
-    """A whole number whose bounds ``house_rules_clean`` checks (the same message as the form's);
-    the schema still shows them."""
-    field = serializers.IntegerField(required=False, **kwargs)
-    field.min_value, field.max_value = NUMBER_BOUNDS[name]
-    return field
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": ["all"]},
+            {"type": "array", "items": {"type": "string"}, "maxItems": 50},
+        ]
+    }
+)
+class HiredSwordsForbiddenField(serializers.JSONField):
+    """``"all"``, or the slugs of the hired swords this campaign forbids (checked by the
+    domain's ``house_rules_clean``)."""
 
 
-def _house_rule_text(name: str) -> serializers.CharField:
-    field = serializers.CharField(required=False, allow_blank=True)
-    field.max_length = TEXT_MAX_LENGTH[name]
+def setting_field(setting: Setting) -> serializers.Field:
+    """The write field of a declared setting. Bounds and lengths are the domain's to check
+    (``house_rules_clean``: the same message as the form's); set after the field is built, the
+    schema still shows them."""
+    help_text = setting.help or None
+    match setting.kind:
+        case Kind.NUMBER:
+            field = serializers.IntegerField(
+                required=False, allow_null=setting.no_limit, help_text=help_text
+            )
+            field.min_value, field.max_value = setting.bounds
+        case Kind.TEXT:
+            field = serializers.CharField(required=False, allow_blank=True, help_text=help_text)
+            field.max_length = setting.max_length
+        case Kind.CHOICES | Kind.ORDER:
+            choices = setting.choices()
+            field = serializers.ListField(
+                child=serializers.ChoiceField(choices=choices),
+                required=False,
+                max_length=len(choices) if setting.kind == Kind.ORDER else None,
+                help_text=help_text,
+            )
+        case Kind.TABLES:
+            field = HouseRuleTablesField(required=False, help_text=help_text)
+        case Kind.SWORDS:
+            field = HiredSwordsForbiddenField(required=False, help_text=help_text)
+        case Kind.TYPES:
+            field = WarbandTypeField(many=True, required=False, help_text=help_text)
     return field
 
 
@@ -65,10 +86,7 @@ class CampaignSerializer(serializers.ModelSerializer):
         model = Campaign
         fields = [
             "url", "slug", "name", "description", "state", "archived", "public", "preset",
-            "starting_treasury", "rating_cap", "allowed_warband_types",
-            "max_fighter_type_copies", "points_win", "points_draw", "points_loss", "points_bye",
-            "points_per_out_of_action", "points_per_objective", "tie_breakers",
-            "optional_rules", "tables", "table_size", "game_length", "hired_swords_forbidden",
+            *(setting.key for setting in league_settings.SETTINGS),
             "organisers", "player_count", "join_code", "is_organiser", "created_at",
         ]  # fmt: skip
         read_only_fields = fields
@@ -97,56 +115,27 @@ class CampaignSerializer(serializers.ModelSerializer):
         return campaign.join_code if self.get_is_organiser(campaign) else None
 
 
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "enum": ["all"]},
-            {"type": "array", "items": {"type": "string"}, "maxItems": 50},
-        ]
-    }
-)
-class HiredSwordsForbiddenField(serializers.JSONField):
-    """``"all"``, or the slugs of the hired swords this campaign forbids (checked by the
-    domain's ``house_rules_clean``)."""
-
-
 class CampaignWriteSerializer(serializers.Serializer):
+    """A campaign's name and any of its settings (``league_settings``, one field each)."""
+
     name = serializers.CharField(max_length=120)
     description = serializers.CharField(required=False, allow_blank=True)
     public = serializers.BooleanField(required=False)
     preset = serializers.ChoiceField(choices=PRESET_CHOICES, required=False)
-    starting_treasury = _house_rule_number("starting_treasury")
-    rating_cap = _house_rule_number("rating_cap", allow_null=True)
-    allowed_warband_types = WarbandTypeField(many=True, required=False)
-    max_fighter_type_copies = _house_rule_number("max_fighter_type_copies", allow_null=True)
-    points_win = _house_rule_number("points_win")
-    points_draw = _house_rule_number("points_draw")
-    points_loss = _house_rule_number("points_loss")
-    points_bye = _house_rule_number("points_bye")
-    points_per_out_of_action = _house_rule_number("points_per_out_of_action")
-    points_per_objective = _house_rule_number("points_per_objective")
-    tie_breakers = serializers.ListField(
-        child=serializers.ChoiceField(choices=TIE_BREAKER_CHOICES),
-        required=False,
-        max_length=len(TIE_BREAKER_CHOICES),
-        help_text=_("The order of tie-breakers; each name at most once."),
-    )
-    optional_rules = serializers.ListField(
-        child=serializers.ChoiceField(choices=OPTIONAL_RULES), required=False
-    )
-    tables = HouseRuleTablesField(required=False)
-    hired_swords_forbidden = HiredSwordsForbiddenField(required=False)
-    table_size = _house_rule_text("table_size")
-    game_length = _house_rule_text("game_length")
 
-    HOUSE_RULES = HOUSE_RULE_KEYS
+    def get_fields(self):
+        fields = super().get_fields()
+        for setting in league_settings.SETTINGS:
+            fields[setting.key] = setting_field(setting)
+        return fields
 
     def validate(self, attrs):
         """The house rules and the scoring given, checked by the domain (``house_rules_clean``):
         the same messages as the campaign form. The service checks them again, against the
         campaign's current values for a partial change."""
         try:
-            house_rules_clean({k: v for k, v in attrs.items() if k in HOUSE_RULE_KEYS})
+            keys = league_settings.house_rule_keys()
+            house_rules_clean({k: v for k, v in attrs.items() if k in keys})
         except DjangoValidationError as error:
             raise serializers.ValidationError(error.message_dict) from error
         return attrs

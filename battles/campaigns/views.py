@@ -29,9 +29,11 @@ from battles.campaigns.forms import (
     PairingForm,
     RoundDatesForm,
 )
+from battles.campaigns.league_settings import preset_settings
 from battles.campaigns.presets import PRESETS
 from battles.campaigns.scoring import standings_with_points
 from battles.campaigns.services.schedule import round_open_scheduled, round_schedule
+from battles.campaigns.summary import house_rules_summary
 from battles.common import access
 from battles.common.pages import (
     add_service_errors,
@@ -70,6 +72,21 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def preset_table() -> dict:
+    """The presets' guidelines: a column per setting a preset sets (``league_settings``)."""
+    settings = preset_settings()
+
+    def cell(setting, value) -> str:
+        return "—" if value is None else f"{value} {setting.unit}".strip()
+
+    return {
+        "settings": settings,
+        "rows": [
+            (preset, [(s, cell(s, s.presets[preset.slug])) for s in settings]) for preset in PRESETS
+        ],
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
@@ -94,7 +111,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "battles/campaign_form.html",
-        {"form": form, "presets": PRESETS, "creating": True},
+        {"form": form, "presets": preset_table(), "creating": True},
     )
 
 
@@ -125,7 +142,7 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "battles/campaign_form.html",
-        {"form": form, "presets": PRESETS, "creating": False, "campaign": campaign},
+        {"form": form, "presets": preset_table(), "creating": False, "campaign": campaign},
     )
 
 
@@ -151,8 +168,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "open_round": open_round,
             "my_membership": my_membership,
-            "allowed_types": list(campaign.allowed_warband_types.all()),
-            "forbidden_swords": selectors.campaign_forbidden_swords(campaign),
+            "house_rules": house_rules_summary(campaign),
             "next_states": [
                 (state, label)
                 for state, label in Campaign.State.choices

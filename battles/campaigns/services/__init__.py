@@ -16,10 +16,8 @@ The standings they read (``standings_compute``) are the campaign's scoring
 (``battles.campaigns.scoring``); the battle reports are ``battles.reports.services``.
 """
 
-from ..house_rules import HOUSE_RULE_FIELDS, HOUSE_RULE_KEYS
 from ..scoring import standings_compute
 from .campaigns import (
-    CAMPAIGN_FIELDS,
     TRANSITIONS,
     campaign_archive,
     campaign_create,
@@ -40,9 +38,6 @@ from .rounds import (
 from .schedule import round_dates_check, round_open_scheduled, round_schedule
 
 __all__ = [
-    "CAMPAIGN_FIELDS",
-    "HOUSE_RULE_FIELDS",
-    "HOUSE_RULE_KEYS",
     "MAX_PARTICIPANTS",
     "TRANSITIONS",
     "campaign_add_organiser",

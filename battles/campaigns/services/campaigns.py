@@ -13,15 +13,17 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
-from battles.campaigns.house_rules import HOUSE_RULE_KEYS, check_warband, house_rules_clean
+from battles.campaigns.house_rules import check_warband, house_rules_clean
+from battles.campaigns.league_settings import house_rule_keys, preset_values, scoring_keys
 from battles.campaigns.presets import PRESETS_BY_SLUG
-from battles.campaigns.scoring import SCORING_FIELDS, scoring_changed
+from battles.campaigns.scoring import scoring_changed
 from battles.common.writes import lock_campaign, require_organiser, require_writable
 from battles.models import Campaign, Membership, Round
 from warbands.limits import clean_name
 
 CAMPAIGN_NAME_MAX_LENGTH = Campaign._meta.get_field("name").max_length
-CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *HOUSE_RULE_KEYS)
+# The campaign's own fields; its settings are the declarations' (``league_settings``).
+OWN_FIELDS = ("name", "description", "public", "preset")
 TRANSITIONS = {
     Campaign.State.DRAFT: {Campaign.State.OPEN},
     Campaign.State.OPEN: {Campaign.State.DRAFT, Campaign.State.RUNNING},
@@ -50,13 +52,14 @@ def _unique_slug(name: str) -> str:
 def _clean_campaign(values: Mapping[str, Any], *, current=None) -> dict[str, Any]:
     """The campaign's own fields (name, preset…) and its house rules (``house_rules_clean``),
     checked together so that every wrong field is reported at once."""
-    unknown = set(values) - set(CAMPAIGN_FIELDS)
+    rule_keys = house_rule_keys()
+    unknown = set(values) - {*OWN_FIELDS, *rule_keys}
     if unknown:
         raise ValidationError(
             _("Unknown campaign settings: %(names)s.") % {"names": ", ".join(sorted(unknown))}
         )
     errors: dict[str, Any] = {}
-    clean = {name: value for name, value in values.items() if name not in HOUSE_RULE_KEYS}
+    clean = {name: value for name, value in values.items() if name not in rule_keys}
     if "name" in clean:
         try:
             clean["name"] = clean_name(clean["name"], max_length=CAMPAIGN_NAME_MAX_LENGTH)
@@ -65,7 +68,7 @@ def _clean_campaign(values: Mapping[str, Any], *, current=None) -> dict[str, Any
     if "preset" in clean and clean["preset"] not in PRESETS_BY_SLUG:
         errors["preset"] = _("Unknown size preset.")
     try:
-        rules = {name: value for name, value in values.items() if name in HOUSE_RULE_KEYS}
+        rules = {name: value for name, value in values.items() if name in rule_keys}
         clean.update(house_rules_clean(rules, current=current))
     except ValidationError as error:
         errors.update(error.message_dict)
@@ -107,7 +110,7 @@ def campaign_create(
         raise PermissionDenied(_("Log in to create a campaign."))
     if preset not in PRESETS_BY_SLUG:
         raise ValidationError({"preset": _("Unknown size preset.")})
-    values = {**PRESETS_BY_SLUG[preset].house_rules(), **dict(house_rules or {})}
+    values = {**preset_values(preset), **dict(house_rules or {})}
     values = _clean_campaign(
         {"name": name, "description": description, "public": public, "preset": preset, **values}
     )
@@ -139,13 +142,13 @@ def campaign_update(
     if campaign.state == Campaign.State.FINISHED:
         raise Conflict(_("This campaign is finished: its rules can no longer change."))
     clean = _clean_campaign(changes or {}, current=campaign)
-    scoring_before = [getattr(campaign, name) for name in SCORING_FIELDS]
+    scoring_before = [getattr(campaign, name) for name in scoring_keys()]
     for name, value in clean.items():
         setattr(campaign, name, value)
     campaign._change_reason = _("House rules updated")
     campaign._history_user = by
     campaign.save()
-    if scoring_before != [getattr(campaign, name) for name in SCORING_FIELDS]:
+    if scoring_before != [getattr(campaign, name) for name in scoring_keys()]:
         campaign.standings_job = scoring_changed(campaign=campaign, by=by)
     if allowed_warband_types is not None:
         campaign.allowed_warband_types.set(allowed_warband_types)
