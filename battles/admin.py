@@ -18,6 +18,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from annuminas.errors import Conflict
 from battles.campaigns import league_settings, selectors, services
 from battles.campaigns.exports import csv_filename, standings_csv
+from battles.campaigns.league_settings import Kind
 from battles.common.organisers import OrganiserScopedAdmin, organisers_site, organises_any
 
 # Django discovers this module only; the notifications register their models on the same site.
@@ -50,9 +51,11 @@ class CampaignAdminForm(forms.ModelForm):
         """Run the service on a savepoint that is rolled back: its checks (house rules that
         current members must meet) show here as form errors."""
         data = super().clean()
-        for key in league_settings.house_rule_keys():
-            if key not in self.data:
-                data[key] = getattr(self.instance, key)
+        for setting in league_settings.SETTINGS:
+            # A checkbox left unchecked is not sent: for a yes-or-no, absent means no.
+            absent = setting.key not in self.data and setting.kind != Kind.FLAG
+            if absent and setting.kind != Kind.TYPES:
+                data[setting.key] = getattr(self.instance, setting.key)
         if self.errors:
             return data
         try:

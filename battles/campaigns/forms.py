@@ -223,6 +223,22 @@ class TypesFields(TextFields):
         return list(data.get(setting.key) or [])
 
 
+class FlagFields(TextFields):
+    """A checkbox: left unchecked, the answer is no."""
+
+    @staticmethod
+    def fields(setting: Setting) -> dict[str, forms.Field]:
+        return {
+            setting.key: forms.BooleanField(
+                label=setting.label, help_text=setting.help, required=False
+            )
+        }
+
+    @staticmethod
+    def value(setting: Setting, data: dict, *, creating: bool) -> Any:
+        return bool(data.get(setting.key))
+
+
 SETTING_FIELDS = {
     Kind.NUMBER: NumberFields,
     Kind.TEXT: TextFields,
@@ -231,6 +247,7 @@ SETTING_FIELDS = {
     Kind.TABLES: TablesFields,
     Kind.SWORDS: SwordsFields,
     Kind.TYPES: TypesFields,
+    Kind.FLAG: FlagFields,
 }
 
 
@@ -385,11 +402,3 @@ class RoundDatesForm(forms.Form):
             except ValidationError as error:
                 self.add_error(None, error)
         return data
-
-
-class PairingForm(forms.Form):
-    warbands = forms.MultipleChoiceField(label=_("Warbands (2–4; one alone: a bye)"), choices=())
-
-    def __init__(self, *args, warband_choices, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["warbands"].choices = warband_choices

@@ -40,6 +40,7 @@ class Kind(StrEnum):
     TABLES = "tables"  # campaign table overrides, JSON
     SWORDS = "swords"  # hired swords forbidden: "all" or their slugs
     TYPES = "types"  # warband types allowed: a many-to-many, none meaning all
+    FLAG = "flag"  # yes or no
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,7 @@ KIND_CLEANERS: dict[Kind, Callable[[Setting, Any], Any]] = {
     Kind.ORDER: checks.tie_breakers_clean,
     Kind.TABLES: checks.tables_clean,
     Kind.SWORDS: checks.hired_swords_clean,
+    Kind.FLAG: checks.flag_clean,
 }
 
 

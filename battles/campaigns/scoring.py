@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -31,6 +32,7 @@ from battles.campaigns.standings import (
     Result,
     Row,
     compute_standings,
+    points_after_each_round,
 )
 from battles.models import (
     Battle,
@@ -117,10 +119,13 @@ def campaign_outcomes(campaign) -> list[Outcome]:
 
 
 def _competitors(campaign) -> list[Competitor]:
-    memberships = (
-        campaign.memberships.filter(warband__isnull=False).select_related("warband").order_by("id")
+    """Every member warband with its name and rating now, as plain rows (one query)."""
+    rows = (
+        campaign.memberships.filter(warband__isnull=False)
+        .order_by("id")
+        .values_list("warband_id", "warband__name", "warband__rating")
     )
-    return [Competitor(m.warband_id, m.warband.name, m.warband.rating) for m in memberships]
+    return [Competitor(*row) for row in rows]
 
 
 def standings_compute(*, campaign, round=None) -> list[Row]:
@@ -134,20 +139,21 @@ def standings_compute(*, campaign, round=None) -> list[Row]:
 
 def standings_with_points(
     *, campaign, round=None
-) -> tuple[list[Row], list[int], dict[int, list[int]]]:
-    """``standings_compute`` and, from the same three queries, each warband's points after
-    each round that has counted battles, by the campaign's own scoring (points and bonus
-    points): the rows, the round numbers, and per warband id its points after each round."""
+) -> tuple[list[Row], list[int], Callable[[Iterable], dict[int, list[int]]]]:
+    """``standings_compute`` and, from the same three queries, the round numbers that have
+    counted battles and a function giving, for the warband ids it is asked about, each one's
+    points after each of those rounds by the campaign's own scoring (points and bonus points):
+    the charts ask about the few warbands they draw, never the whole league."""
     competitors = _competitors(campaign)
     outcomes = campaign_outcomes(campaign)
     scheme = scheme_of(campaign)
     up_to = round.number if isinstance(round, Round) else round
     rows = compute_standings(competitors, outcomes, scheme, up_to_round=up_to)
     numbers = sorted({o.round_number for o in outcomes if o.round_number is not None})
-    points: dict[int, list[int]] = {c.id: [] for c in competitors}
-    for number in numbers:
-        for row in compute_standings(competitors, outcomes, scheme, up_to_round=number):
-            points[row.competitor_id].append(row.points)
+
+    def points(ids: Iterable) -> dict[int, list[int]]:
+        return points_after_each_round(outcomes, scheme, numbers, ids)
+
     return rows, numbers, points
 
 

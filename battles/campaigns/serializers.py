@@ -69,6 +69,8 @@ def setting_field(setting: Setting) -> serializers.Field:
             field = HiredSwordsForbiddenField(required=False, help_text=help_text)
         case Kind.TYPES:
             field = WarbandTypeField(many=True, required=False, help_text=help_text)
+        case Kind.FLAG:
+            field = serializers.BooleanField(required=False, help_text=help_text)
     return field
 
 

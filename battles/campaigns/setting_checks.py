@@ -154,6 +154,12 @@ def text_clean(setting: Setting, value) -> str:
     return text
 
 
+def flag_clean(setting: Setting, value) -> bool:
+    if not isinstance(value, bool):
+        raise ValidationError(_("Choose yes or no (true or false)."))
+    return value
+
+
 def _names(value) -> list[str] | None:
     """A list of names without repeats, or ``None`` when ``value`` is not a list of texts."""
     if value is None:

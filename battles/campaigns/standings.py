@@ -226,3 +226,31 @@ def compute_standings(
     for row in rows.values():
         row.opponents_points = sum(rows[other].points for other in row.opponents)
     return _ranked(rows.values(), scheme.tie_breakers, meetings)
+
+
+def points_after_each_round(
+    outcomes: Iterable[Outcome], scheme: PointsScheme, numbers: Sequence[int], ids: Iterable
+) -> dict[Hashable, list[int]]:
+    """The points (bonus points included) of each competitor in ``ids`` after each round of
+    ``numbers``, as ``compute_standings(up_to_round=n)`` counts them, in one pass over the
+    outcomes."""
+    wanted = set(ids)
+    gained: dict[Hashable, dict[int, int]] = {competitor: {} for competitor in wanted}
+    for outcome in outcomes:
+        if outcome.round_number is None:
+            continue
+        for result in outcome.results:
+            if result.competitor_id in wanted:
+                by_round = gained[result.competitor_id]
+                by_round[outcome.round_number] = (
+                    by_round.get(outcome.round_number, 0)
+                    + scheme.points_for(result.result)
+                    + scheme.bonus_for(result)
+                )
+    points: dict[Hashable, list[int]] = {}
+    for competitor, by_round in gained.items():
+        total, points[competitor] = 0, []
+        for number in numbers:
+            total += by_round.get(number, 0)
+            points[competitor].append(total)
+    return points

@@ -51,6 +51,8 @@ def shown(setting: Setting, campaign) -> str:
         case Kind.TYPES:
             types = campaign.allowed_warband_types.all()
             text = ", ".join(sorted(kind.display_name for kind in types))
+        case Kind.FLAG:
+            text = _("yes") if value else _("no")
     return text or str(setting.none_text)
 
 

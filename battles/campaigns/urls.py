@@ -3,7 +3,7 @@ standings (``/campaigns/…``)."""
 
 from django.urls import path
 
-from . import views
+from . import standings_views, views
 
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign-list"),
@@ -12,10 +12,14 @@ urlpatterns = [
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<slug:slug>/edit/", views.campaign_edit, name="campaign-edit"),
     path("campaigns/<slug:slug>/manage/", views.campaign_manage, name="campaign-manage"),
-    path("campaigns/<slug:slug>/standings/", views.campaign_standings, name="campaign-standings"),
+    path(
+        "campaigns/<slug:slug>/standings/",
+        standings_views.campaign_standings,
+        name="campaign-standings",
+    ),
     path(
         "campaigns/<slug:slug>/standings.csv",
-        views.campaign_standings_csv,
+        standings_views.campaign_standings_csv,
         name="campaign-standings-csv",
     ),
 ]

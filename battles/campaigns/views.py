@@ -18,20 +18,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from annuminas.converters import parse_id
 from annuminas.errors import Conflict
 from battles.campaigns import selectors, services
-from battles.campaigns.charts import Series, chart_legend, line_chart_svg
 from battles.campaigns.confirmations import manage_confirmation
-from battles.campaigns.exports import csv_filename, standings_csv
 from battles.campaigns.forms import (
     CampaignForm,
     GenerateForm,
     JoinForm,
     OrganiserForm,
-    PairingForm,
     RoundDatesForm,
 )
 from battles.campaigns.league_settings import preset_settings
 from battles.campaigns.presets import PRESETS
-from battles.campaigns.scoring import standings_with_points
 from battles.campaigns.services.schedule import round_open_scheduled, round_schedule
 from battles.campaigns.summary import house_rules_summary
 from battles.common import access
@@ -40,6 +36,7 @@ from battles.common.pages import (
     form_write,
     login_or_404,
     organised_campaign,
+    pager,
     service_error_message,
     visible_or_login,
 )
@@ -146,28 +143,41 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _shown_round(request: HttpRequest, rounds: list[Round], open_round: Round | None):
+    """The round whose battles the page lists: ``?round=N``, else the open one, else the last."""
+    number = parse_id(request.GET.get("round", ""))
+    chosen = next((r for r in rounds if r.number == number), None)
+    return chosen or open_round or (rounds[-1] if rounds else None)
+
+
 @login_or_404
 def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign, its members a page at a time, its rounds, and the battles of one round a
+    page at a time (the open round's, unless another is asked for)."""
     campaign = _visible_campaign(request, slug)
     organiser = access.is_organiser(request.user, campaign)
-    memberships = list(campaign.memberships.all())
-    players = [m for m in memberships if m.warband_id and m.active]
     rounds = list(campaign.rounds.all())
     open_round = next((r for r in rounds if r.status == Round.Status.OPEN), None)
-    my_membership = next((m for m in memberships if m.user_id == request.user.pk), None)
-    warband_choices = [(str(m.warband_id), m.warband.name) for m in players]
+    shown = _shown_round(request, rounds, open_round)
+    members = selectors.members_page(campaign, request.GET.get("members"))
+    battles = selectors.round_battles_page(shown, request.GET.get("page")) if shown else None
+    managing = organiser and open_round is not None and not campaign.archived
+    editing = parse_id(request.GET.get("edit", "")) if managing else None
     return render(
         request,
         "battles/campaign_detail.html",
         {
             "campaign": campaign,
             "is_organiser": organiser,
-            "memberships": memberships,
-            "organisers": [m for m in memberships if m.is_organiser],
-            "players": players,
+            "members": pager(request, members, "members", "members"),
             "rounds": rounds,
             "open_round": open_round,
-            "my_membership": my_membership,
+            "shown_round": shown,
+            "battles": pager(request, battles, "page", f"round-{shown.number}") if shown else None,
+            "editing": editing,
+            "players": selectors.players(campaign) if editing else [],
+            "unpaired": selectors.players_unpaired(campaign, open_round) if managing else [],
+            "my_membership": selectors.membership_of(campaign, request.user),
             "house_rules": house_rules_summary(campaign),
             "next_states": [
                 (state, label)
@@ -176,7 +186,6 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             ],
             "generate_form": GenerateForm(),
             "organiser_form": OrganiserForm(),
-            "pairing_form": PairingForm(warband_choices=warband_choices),
             "round_dates_form": RoundDatesForm(),
             "open_round_dates_form": RoundDatesForm(round=open_round) if open_round else None,
         },
@@ -201,7 +210,7 @@ def _round_dates(post, round: Round | None = None) -> dict:
 @require_POST
 def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser's buttons on the campaign page (and a player's "leave"), one service each."""
-    campaign = selectors.campaign_detail(user=request.user, slug=slug)
+    campaign = selectors.campaign_visible(user=request.user, slug=slug)
     op = request.POST.get("op")
     if op not in MANAGE_OPERATIONS:
         raise Http404
@@ -213,7 +222,16 @@ def campaign_manage(request: HttpRequest, slug: str) -> HttpResponse:
         service_error_message(request, error)
     else:
         messages.success(request, done)
-    return redirect(campaign)
+    return redirect(_back_to(campaign, request.POST))
+
+
+def _back_to(campaign: Campaign, post) -> str:
+    """The campaign page, at the round (and page of its battles) the button was on."""
+    number, page = parse_id(post.get("round", "")), parse_id(post.get("page", ""))
+    if number is None:
+        return campaign.get_absolute_url()
+    query = f"?round={number}" + (f"&page={page}" if page else "")
+    return f"{campaign.get_absolute_url()}{query}#round-{number}"
 
 
 def _campaign_manage_run(op: str, *, campaign: Campaign, user, post) -> str:
@@ -316,64 +334,3 @@ def _posted_int(post, name: str) -> int:
     if value is None:
         raise Http404
     return value
-
-
-def _round_number(request: HttpRequest) -> int | None:
-    value = request.GET.get("round", "")
-    return parse_id(value)
-
-
-@login_or_404
-def campaign_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    campaign = _visible_campaign(request, slug)
-    number = _round_number(request)
-    rows, point_rounds, points = standings_with_points(campaign=campaign, round=number)
-    players = selectors.players_by_warband(campaign)
-    round_numbers, history = selectors.rating_history(campaign)
-    current = {m.warband_id: m.warband.rating for m in campaign.memberships.all() if m.warband_id}
-    labels = [_("R%(number)s") % {"number": n} for n in round_numbers] + [_("Now")]
-    series = [
-        Series(
-            row.name,
-            [history.get(row.competitor_id, {}).get(n) for n in round_numbers]
-            + [current.get(row.competitor_id)],
-        )
-        for row in rows
-    ]
-    chart = line_chart_svg(labels, series, title=_("Warband rating over the rounds"))
-    # Points after each round by the campaign's own scoring, in the standings' order.
-    points_chart = line_chart_svg(
-        [_("R%(number)s") % {"number": n} for n in point_rounds],
-        [Series(row.name, points.get(row.competitor_id, [])) for row in rows],
-        title=_("Points over the rounds"),
-        chart_id="points-chart",
-    )
-    for row in rows:
-        row.player = players.get(row.competitor_id, "")
-    return render(
-        request,
-        "battles/campaign_standings.html",
-        {
-            "campaign": campaign,
-            "rows": rows,
-            "round_number": number,
-            "round_numbers": [r.number for r in campaign.rounds.all()],
-            "chart": chart,
-            # Both charts draw the standings' rows in their order: one legend serves both.
-            "chart_legend": chart_legend(series),
-            "points_chart": points_chart if point_rounds else "",
-        },
-    )
-
-
-@login_or_404
-def campaign_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    campaign = _visible_campaign(request, slug)
-    number = _round_number(request)
-    rows = services.standings_compute(campaign=campaign, round=number)
-    players = selectors.players_by_warband(campaign)
-    response = HttpResponse(
-        standings_csv(rows, players=players), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{csv_filename(campaign, number)}"'
-    return response

@@ -4,12 +4,14 @@ reaches the reader (flash messages, or errors on the form he posted)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Page
 from django.http import Http404, HttpRequest
 
 from annuminas.errors import Conflict
@@ -83,3 +85,27 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, field_messages)
     else:
         form.add_error(None, error.messages)
+
+
+@dataclass(frozen=True)
+class Pager:
+    """A page of a long list and the addresses of its neighbours (the page's other query
+    parameters kept, ``#anchor`` so the reader lands on the list)."""
+
+    page: Page
+    previous_url: str | None
+    next_url: str | None
+
+
+def pager(request: HttpRequest, page: Page, param: str, anchor: str) -> Pager:
+    def url(number: int) -> str:
+        query = request.GET.copy()
+        query[param] = str(number)
+        query.pop("edit", None)
+        return f"?{query.urlencode()}#{anchor}"
+
+    return Pager(
+        page,
+        url(page.previous_page_number()) if page.has_previous() else None,
+        url(page.next_page_number()) if page.has_next() else None,
+    )

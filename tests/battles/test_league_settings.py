@@ -6,8 +6,10 @@ roster checks (at join and at hire)."""
 from __future__ import annotations
 
 import inspect
+from types import SimpleNamespace
 
 import pytest
+from django import forms
 from django.conf import settings as django_settings
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import connection
@@ -17,6 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.module_loading import import_string
 from drf_spectacular.generators import SchemaGenerator
+from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from battles.admin import CampaignAdminForm
@@ -25,8 +28,12 @@ from battles.campaigns.forms import SETTING_FIELDS, CampaignForm
 from battles.campaigns.house_rules import house_rules_clean
 from battles.campaigns.league_settings import Kind, Setting
 from battles.campaigns.presets import PRESETS
-from battles.campaigns.serializers import CampaignSerializer, CampaignWriteSerializer
-from battles.campaigns.summary import house_rules_summary
+from battles.campaigns.serializers import (
+    CampaignSerializer,
+    CampaignWriteSerializer,
+    setting_field,
+)
+from battles.campaigns.summary import house_rules_summary, shown
 from battles.models import Campaign
 from rules.engine.tracker.setup import OPTIONAL_RULES as ENGINE_OPTIONAL_RULES
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
@@ -313,10 +320,25 @@ def test_a_hire_over_the_limit_is_refused_and_changes_nothing(make_league):
 
 
 # --- the storage: existing campaigns keep their values -------------------------------------------
+def _migration_adding(field: str, loader) -> tuple[str, str]:
+    """The battles migration that adds ``field`` to the campaign (whatever its number)."""
+    return next(
+        key
+        for key, migration in loader.disk_migrations.items()
+        if key[0] == "battles"
+        and any(
+            getattr(operation, "model_name", "") == "campaign"
+            and getattr(operation, "name", "") == field
+            for operation in migration.operations
+        )
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_every_existing_campaigns_values():
-    before, after = ("battles", "0013_run_error_texts"), ("battles", "0014_campaign_max_warriors")
     executor = MigrationExecutor(connection)
+    after = _migration_adding("max_warriors", executor.loader)
+    (before,) = executor.loader.disk_migrations[after].dependencies
     executor.migrate([before])
     old = executor.loader.project_state([before]).apps
     user = old.get_model(*django_settings.AUTH_USER_MODEL.split(".")).objects.create(username="o")
@@ -337,3 +359,19 @@ def test_the_migration_keeps_every_existing_campaigns_values():
     assert {key: getattr(migrated, key) for key in values} == values
     assert migrated.max_warriors is None
     MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_a_yes_or_no_setting_has_its_doors_ready():
+    """A yes-or-no house rule (``Kind.FLAG``) is a checkbox on the page (unchecked: no), a
+    boolean in the API, a strict cleaner and a yes/no in the summary."""
+    flag = Setting("scratch_flag", Kind.FLAG, "Scratch flag", league_settings.ROSTERS)
+    fields = SETTING_FIELDS[Kind.FLAG].fields(flag)
+    assert isinstance(fields["scratch_flag"], forms.BooleanField)
+    assert SETTING_FIELDS[Kind.FLAG].value(flag, {}, creating=False) is False
+    assert isinstance(setting_field(flag), serializers.BooleanField)
+    assert flag.cleaner()(flag, True) is True
+    with pytest.raises(ValidationError), translation.override("en"):
+        flag.cleaner()(flag, "yes")
+    with translation.override("es"):
+        assert shown(flag, SimpleNamespace(scratch_flag=True)) == "sí"
+        assert shown(flag, SimpleNamespace(scratch_flag=False)) == "no"

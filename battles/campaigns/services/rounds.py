@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from simple_history.utils import bulk_create_with_history
 
 from annuminas.errors import Conflict
 from battles.campaigns.pairing import rating_pairings, swiss_pairings
@@ -96,9 +97,9 @@ def _set_bye(battle: Battle, is_bye: bool) -> None:
     battle.confirmed_at = timezone.now() if is_bye else None
 
 
-def _seat(battle: Battle, warbands: Sequence) -> None:
-    """Seat ``warbands`` in ``battle`` with their rating now (a bye's one warband has won)."""
-    BattleParticipant.objects.bulk_create(
+def _seats(battle: Battle, warbands: Sequence) -> list[BattleParticipant]:
+    """``warbands`` seated in ``battle`` with their rating now (a bye's one warband has won)."""
+    return [
         BattleParticipant(
             battle=battle,
             warband=warband,
@@ -108,7 +109,7 @@ def _seat(battle: Battle, warbands: Sequence) -> None:
             else BattleParticipant.Result.PENDING,
         )
         for warband in warbands
-    )
+    ]
 
 
 def _create_battle(
@@ -117,8 +118,25 @@ def _create_battle(
     battle = Battle(campaign=campaign, round=round, scenario=scenario)
     _set_bye(battle, len(warbands) == 1)
     battle.save()
-    _seat(battle, warbands)
+    BattleParticipant.objects.bulk_create(_seats(battle, warbands))
     return battle
+
+
+def _create_round_battles(*, round: Round, by, tables: Sequence[Sequence]) -> list[Battle]:
+    """A battle for each table of warbands, in three statements whatever their number: the
+    battles, their history rows, their participants."""
+    battles = []
+    for warbands in tables:
+        battle = Battle(campaign=round.campaign, round=round)
+        _set_bye(battle, len(warbands) == 1)
+        battles.append(battle)
+    battles = bulk_create_with_history(battles, Battle, default_user=by)
+    BattleParticipant.objects.bulk_create(
+        seat
+        for battle, warbands in zip(battles, tables, strict=True)
+        for seat in _seats(battle, warbands)
+    )
+    return battles
 
 
 @transaction.atomic
@@ -147,21 +165,21 @@ def pairings_generate(*, round: Round, by, method: str) -> list[Battle]:
     warbands = {m.warband_id: m.warband for m in players}
     played, byes = _history(campaign)
     if method == Round.Method.SWISS:
-        order = [row.competitor_id for row in standings_compute(campaign=campaign)]
-        order = [w for w in order if w in warbands]
-        result = swiss_pairings(order, played=played, byes=byes)
+        rows = [r for r in standings_compute(campaign=campaign) if r.competitor_id in warbands]
+        result = swiss_pairings(
+            [row.competitor_id for row in rows],
+            played=played,
+            byes=byes,
+            points={row.competitor_id: row.points for row in rows},
+        )
     else:
         result = rating_pairings(
             {w: warband.rating for w, warband in warbands.items()}, played=played, byes=byes
         )
-    battles = [
-        _create_battle(campaign=campaign, round=round, warbands=[warbands[a], warbands[b]])
-        for a, b in result.pairs
-    ]
+    tables = [[warbands[a], warbands[b]] for a, b in result.pairs]
     if result.bye is not None:
-        battles.append(
-            _create_battle(campaign=campaign, round=round, warbands=[warbands[result.bye]])
-        )
+        tables.append([warbands[result.bye]])
+    battles = _create_round_battles(round=round, by=by, tables=tables)
     round.pairing_method = method
     round.save(update_fields=["pairing_method"])
     notify(
@@ -248,7 +266,7 @@ def pairing_edit(
     warbands = _pairing_warbands(battle.campaign, battle.round, warband_ids, exclude_battle=battle)
     battle.participants.all().delete()
     _set_bye(battle, len(warbands) == 1)
-    _seat(battle, warbands)
+    BattleParticipant.objects.bulk_create(_seats(battle, warbands))
     battle.version += 1
     battle._change_reason = _("Pairing edited")
     battle.save()
