@@ -22,11 +22,11 @@ from django.db.models import Count, F
 
 from battles.campaigns import league_settings
 from battles.campaigns.league_settings import Kind, Setting
-from battles.campaigns.roster import fighter_type_counts, hired_swords_in
+from battles.campaigns.roster import roster_fighters
 from battles.campaigns.setting_checks import (
     ALL_HIRED_SWORDS,
-    FIGHTER_TYPES,
-    HIRED_SWORDS,
+    FIGHTERS,
+    FighterFact,
     RosterFacts,
     points_in_order,
 )
@@ -91,38 +91,30 @@ def _rules_in_force(campaigns: Iterable) -> list[tuple[Campaign, Setting, Any]]:
 
 
 def roster_facts(warband, needs: frozenset[str] = frozenset()) -> RosterFacts:
-    fighters = getattr(warband, ROSTER_IN_MEMORY, None)
-    counts: dict[str, int] = {}
-    hired: dict[str, str] = {}
-    if fighters is not None:  # the roster as the post-battle apply holds it
-        counts, hired = _roster_in_memory_facts(fighters)
+    """What the house rules read of ``warband``: its fighters only when a rule ``needs`` them
+    (one query), or as the post-battle apply holds them in memory (none)."""
+    held = getattr(warband, ROSTER_IN_MEMORY, None)
+    if held is not None:
+        fighters = [_fact(f) for f in held if f.status in Fighter.IN_ROSTER]
     else:
-        if FIGHTER_TYPES in needs:
-            counts = fighter_type_counts(warband)
-        if HIRED_SWORDS in needs:
-            hired = hired_swords_in(warband)
+        fighters = roster_fighters(warband) if FIGHTERS in needs else []
     return RosterFacts(
         name=warband.name,
         rating=warband.rating,
         warband_type_id=warband.warband_type_id,
         warband_type_name=warband.warband_type.display_name,
-        fighter_type_counts=counts,
-        hired_swords=hired,
+        fighters=tuple(fighters),
     )
 
 
-def _roster_in_memory_facts(fighters: list) -> tuple[dict[str, int], dict[str, str]]:
-    """``fighter_type_counts`` and ``hired_swords_in`` of fighters held in memory."""
-    counts: dict[str, int] = {}
-    hired: dict[str, str] = {}
-    for fighter in fighters:
-        if fighter.status not in Fighter.IN_ROSTER:
-            continue
-        kind = fighter.fighter_type
-        counts[kind.display_name] = counts.get(kind.display_name, 0) + 1
-        if fighter.hired_sword_id:
-            hired[kind.slug] = kind.display_name
-    return counts, hired
+def _fact(fighter) -> FighterFact:
+    kind = fighter.fighter_type
+    return FighterFact(
+        type_slug=kind.slug,
+        type_name=kind.display_name,
+        hero=fighter.is_hero,
+        hired_sword=fighter.hired_sword_id is not None,
+    )
 
 
 def check_warband(warband, campaigns: Iterable) -> None:

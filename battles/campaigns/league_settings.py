@@ -245,7 +245,7 @@ SETTINGS: tuple[Setting, ...] = (
             "Allow from %(low)s to %(high)s copies of one fighter type, or leave it empty."
         ),
         check=checks.fighter_type_copies_check,
-        needs=frozenset({checks.FIGHTER_TYPES}),
+        needs=frozenset({checks.FIGHTERS}),
     ),
     Setting(
         "max_warriors",
@@ -262,7 +262,7 @@ SETTINGS: tuple[Setting, ...] = (
         none_text=gettext_lazy("no limit"),
         presets={"skirmish": 10, "raid": 12, "war": 15, "legends": None},
         check=checks.max_warriors_check,
-        needs=frozenset({checks.FIGHTER_TYPES}),
+        needs=frozenset({checks.FIGHTERS}),
     ),
     _points("points_win", gettext_lazy("Points for a win"), gettext_lazy("win %(value)s"), 3),
     _points("points_draw", gettext_lazy("Points for a draw"), gettext_lazy("draw %(value)s"), 1),
@@ -350,7 +350,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=[],
         none_text=gettext_lazy("none"),
         check=checks.hired_swords_check,
-        needs=frozenset({checks.HIRED_SWORDS}),
+        needs=frozenset({checks.FIGHTERS}),
     ),
     Setting(
         "tables",

@@ -2,36 +2,34 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
+from battles.campaigns.setting_checks import FighterFact
 from battles.models import Battle
 from warbands.models import Fighter
 from warbands.models.catalogue import translated
 
 
-def fighter_type_counts(warband) -> dict[str, int]:
-    """Fighter type name (in the reader's language) → warriors of that type in the roster
-    (heroes and henchmen alike)."""
-    rows = (
-        Fighter.objects.filter(warband=warband, status__in=Fighter.IN_ROSTER)
-        .values("fighter_type__name", "fighter_type__translations")
-        .annotate(count=Count("id"))
+def roster_fighters(warband) -> list[FighterFact]:
+    """The warriors in the roster as plain rows (one query): what every house rule reads."""
+    rows = Fighter.objects.filter(warband=warband, status__in=Fighter.IN_ROSTER).values_list(
+        "fighter_type__slug",
+        "fighter_type__name",
+        "fighter_type__translations",
+        "is_hero",
+        "hired_sword_id",
     )
-    counts: dict[str, int] = {}
-    for row in rows:
-        name = translated(row["fighter_type__name"], row["fighter_type__translations"], "name")
-        counts[name] = counts.get(name, 0) + row["count"]
-    return counts
-
-
-def hired_swords_in(warband) -> dict[str, str]:
-    """Slug → name (in the reader's language) of each hired sword in the roster."""
-    rows = Fighter.objects.filter(
-        warband=warband, status__in=Fighter.IN_ROSTER, hired_sword__isnull=False
-    ).values_list("fighter_type__slug", "fighter_type__name", "fighter_type__translations")
-    return {slug: translated(name, translations, "name") for slug, name, translations in rows}
+    return [
+        FighterFact(
+            type_slug=slug,
+            type_name=translated(name, translations, "name"),
+            hero=hero,
+            hired_sword=hired_sword is not None,
+        )
+        for slug, name, translations, hero, hired_sword in rows
+    ]
 
 
 def undo_refused_while_a_battle_is_under_way(warband) -> None:

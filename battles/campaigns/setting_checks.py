@@ -10,8 +10,9 @@ the warband complies). ``battles.campaigns.house_rules`` gathers the facts and r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -43,8 +44,18 @@ ROW_TABLES = (
 
 
 # --- the roster, as the house rules read it ----------------------------------------------------
-FIGHTER_TYPES = "fighter_types"  # the facts a check may need beyond the warband row itself
-HIRED_SWORDS = "hired_swords"
+FIGHTERS = "fighters"  # what a check may need beyond the warband row itself
+
+
+@dataclass(frozen=True)
+class FighterFact:
+    """One warrior in the roster: his type (slug, and name in the reader's language), whether
+    he is a hero and whether he is a hired sword."""
+
+    type_slug: str
+    type_name: str
+    hero: bool = False
+    hired_sword: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,15 +64,8 @@ class RosterFacts:
     rating: int
     warband_type_id: int
     warband_type_name: str
-    # fighter type name → how many warriors of that type the warband fields (read when needed)
-    fighter_type_counts: Mapping[str, int] = field(default_factory=dict)
-    # slug → name of each hired sword in the roster (read when needed)
-    hired_swords: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def warriors(self) -> int:
-        """Heroes, henchmen and hired swords in the roster (needs ``FIGHTER_TYPES``)."""
-        return sum(self.fighter_type_counts.values())
+    # the warriors in the roster, read only when a rule in force needs them (``FIGHTERS``)
+    fighters: tuple[FighterFact, ...] = ()
 
 
 RosterCheck = Callable[[Any, RosterFacts, str], list[str]]
@@ -80,26 +84,28 @@ def rating_cap_check(cap: int, roster: RosterFacts, campaign: str) -> list[str]:
 
 
 def fighter_type_copies_check(most: int, roster: RosterFacts, campaign: str) -> list[str]:
+    copies = Counter(fighter.type_name for fighter in roster.fighters)
     return [
         _(
             "%(warband)s would field %(count)s × %(type)s; the campaign %(campaign)s "
             "allows at most %(max)s of one fighter type."
         )
         % {"warband": roster.name, "count": count, "type": name, "campaign": campaign, "max": most}
-        for name, count in sorted(roster.fighter_type_counts.items())
+        for name, count in sorted(copies.items())
         if count > most
     ]
 
 
 def max_warriors_check(most: int, roster: RosterFacts, campaign: str) -> list[str]:
-    if roster.warriors <= most:
+    """Heroes, henchmen and hired swords together."""
+    if len(roster.fighters) <= most:
         return []
     return [
         _(
             "%(warband)s would field %(count)s warriors; the campaign %(campaign)s allows at "
             "most %(max)s in a warband."
         )
-        % {"warband": roster.name, "count": roster.warriors, "campaign": campaign, "max": most}
+        % {"warband": roster.name, "count": len(roster.fighters), "campaign": campaign, "max": most}
     ]
 
 
@@ -119,10 +125,11 @@ def allowed_types_check(types: Sequence, roster: RosterFacts, campaign: str) -> 
 
 def hired_swords_check(forbidden, roster: RosterFacts, campaign: str) -> list[str]:
     """``forbidden``: ``"all"`` or the slugs of the hired swords the campaign forbids."""
+    swords = {f.type_slug: f.type_name for f in roster.fighters if f.hired_sword}
     return [
         _("The campaign %(campaign)s does not allow the hired sword %(sword)s.")
         % {"campaign": campaign, "sword": name}
-        for slug, name in sorted(roster.hired_swords.items())
+        for slug, name in sorted(swords.items())
         if forbidden == ALL_HIRED_SWORDS or slug in forbidden
     ]
 
