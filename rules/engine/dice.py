@@ -135,12 +135,21 @@ class DiceShortfall(DiceError):
     code = "dice.exhausted"
 
     def __init__(
-        self, template: str, *, purpose: str, expression: str, missing: int, scope: str, **params
+        self,
+        template: str,
+        *,
+        purpose: str,
+        expression: str,
+        missing: int,
+        scope: str,
+        reroll: bool = False,
+        **params: Any,
     ) -> None:
         self.purpose = purpose
         self.expression = expression
         self.missing = missing
         self.scope = scope
+        self.reroll = reroll
         super().__init__(template, purpose=purpose or "-", expression=expression, **params)
 
 
@@ -162,6 +171,7 @@ class Dice:
         self._faces: tuple[int, ...] | None = None
         self._position = 0
         self._batch_end = 0  # the face position where the current step's dice end
+        self._rerolling = False
         self._rng: random.Random | None = None
         self.scope = ""
         if faces is not None:
@@ -220,6 +230,7 @@ class Dice:
                 expression=expression,
                 missing=missing,
                 scope=self.scope,
+                reroll=self._rerolling,
                 count=len(given),
             )
         face = given[self._position]
@@ -285,7 +296,11 @@ class Dice:
         spec = parse_expression(roll.expression)
         why = roll.purpose if purpose is None else purpose
         self._batch_end = max(self._batch_end, self._position + _faces_of(spec))
-        faces, total = self._draw(spec, spec.expression, why)
+        self._rerolling = True
+        try:
+            faces, total = self._draw(spec, spec.expression, why)
+        finally:
+            self._rerolling = False
         self._rerolled.add(roll.index)
         new = Roll(
             len(self.record), spec.expression, faces, total, why, roll.index, scope=self.scope

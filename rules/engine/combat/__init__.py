@@ -29,9 +29,11 @@ phase passes the new ``status`` in his :class:`DefenderSpec` and does.
 
 Modules: :mod:`.specs` (specs, rule options, statuses, :func:`spec_from_dict`) · :mod:`.plans`
 (:class:`PhasePlan` for melee, shooting and automatic hits) · :mod:`.resolve` (rolling a plan,
-:class:`PhaseResult`) · :mod:`.strikes` (the strike order).
+:class:`PhaseResult`) · :mod:`.strikes` (the strike order) · :mod:`.fight` (one combat's whole
+close-combat phase: every warrior in strike order, :func:`resolve_fight`).
 """
 
+from rules.engine.combat.fight import Blow, FightResult, Warrior, resolve_fight
 from rules.engine.combat.plans import (
     PhasePlan,
     ToHit,
@@ -80,20 +82,24 @@ __all__ = [
     "STANDING",
     "STATUSES",
     "AttackerSpec",
+    "Blow",
     "Combatant",
     "DefenderSpec",
+    "FightResult",
     "PhasePlan",
     "PhaseResult",
     "RuleOptions",
     "ShooterSpec",
     "StrikeOrderResult",
     "ToHit",
+    "Warrior",
     "WoundProfile",
     "automatic_hits_plan",
     "injury_result",
     "melee_plan",
     "resolve_attack",
     "resolve_automatic_hits",
+    "resolve_fight",
     "resolve_phase",
     "resolve_plan",
     "resolve_shooting",

@@ -68,7 +68,9 @@ class AttackerSpec:
     ``reroll_misses``: misses are re-rolled whatever the round (a skill's re-roll, decided by
     the caller). ``to_wound_modifier``: added to his to-wound rolls (black venom +1);
     ``critical_bonus``: added to his critical-hit rolls; ``injury_bonus``: added to the injury
-    rolls he causes. ``items``: his own catalogue items (looked up before the default table).
+    rolls he causes. ``extra_attacks``: attacks added after frenzy doubles A, like a second
+    weapon's (combat master). ``items``: his own catalogue items (looked up before the default
+    table).
     """
 
     ws: int = 3
@@ -86,6 +88,7 @@ class AttackerSpec:
     to_wound_modifier: int = 0
     critical_bonus: int = 0
     injury_bonus: int = 0
+    extra_attacks: int = 0
     items: tuple[Equipment, ...] = ()
 
     def __post_init__(self) -> None:
@@ -95,6 +98,7 @@ class AttackerSpec:
                 "ws": CHARACTERISTIC,
                 "strength": CHARACTERISTIC,
                 "attacks": CHARACTERISTIC,
+                "extra_attacks": (0, 5),
                 "to_hit_modifier": TO_HIT_MODIFIER,
                 "to_wound_modifier": TO_HIT_MODIFIER,
                 "critical_bonus": (0, 5),
@@ -141,9 +145,9 @@ class AttackerSpec:
 
     @property
     def total_attacks(self) -> int:
-        """A, doubled by frenzy (furia asesina), then +1 for a second weapon."""
-        base = self.attacks * (2 if self.frenzy else 1)
-        return base + (1 if self.offhand is not None and self.attacks > 0 else 0)
+        """A, doubled by frenzy (furia asesina), then +1 for a second weapon (and any extra)."""
+        base = self.attacks * (2 if self.frenzy else 1) + self.extra_attacks
+        return base + (1 if self.offhand is not None and base > 0 else 0)
 
     def weapon_strength(self, item: Equipment) -> int:
         bonus = item.strength_bonus + (item.strength_bonus_first_round if self.first_round else 0)

@@ -609,6 +609,7 @@ def test_every_check_result_is_json(kind):
         "edge": {"initiative": 3, "distance_to_edge_cm": 1},
         "flee-pursuit": {"fleeing_movement_cm": 10, "pursuer_movement_cm": 10},
         "flee-combat": {"attackers": [{"strength": 4}], "defender": {"toughness": 3}},
+        "charged-while-fleeing": {},
     }
     result = run_check(kind, samples[kind], dice=Dice(11))
     data = json.loads(json.dumps(result.to_dict()))
