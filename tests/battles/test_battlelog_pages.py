@@ -112,18 +112,22 @@ def test_someone_else_cannot_write(at_table, make_user):
 
 
 def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table):
+    """A log that knows the combats shoots with the attack form (its missile weapons only;
+    close combat is a charge and a combat's phase); the opponent may strike an entry out."""
     league, battle, url = at_table
     a, b = league.warband(0), league.warband(1)
     captain = Fighter.objects.get(warband=a, is_leader=True)
     warband_services.equipment_buy(
-        warband=a, equipment=Equipment.objects.get(slug="espada"), fighter=captain
+        warband=a, equipment=Equipment.objects.get(slug="arco"), fighter=captain
     )
     phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
     page = phone_a.get(url).content.decode()
-    assert f'value="{captain.pk}:espada"' in page
-    assert 'name="charging"' in page and 'name="cover"' in page
+    assert f'value="{captain.pk}:arco"' in page
+    assert 'name="cover"' in page and 'name="charging"' not in page
+    assert 'name="large_target"' not in page  # it comes from the target's rules
+    assert 'data-testid="charge-form"' in page
     target = Fighter.objects.get(warband=b, is_leader=True)
     post(
         phone_a,
@@ -131,13 +135,13 @@ def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table)
         op="attack",
         attacker=captain.pk,
         target=target.pk,
-        mode="melee",
-        weapon=f"{captain.pk}:espada",
-        charging="1",
+        mode="shooting",
+        weapon=f"{captain.pk}:arco",
+        cover="1",
     )
     attack = BattleLogEntry.objects.get(battle=battle, kind="attack")
-    assert attack.payload["weapon"] == "espada"
-    assert attack.payload["options"] == {"charging": True}
+    assert attack.payload["weapon"] == "arco"
+    assert attack.payload["modifiers"] == {"cover": True}
     # The opponent strikes the attack out from the page: a correction entry, nothing deleted.
     page = phone_b.get(url).content.decode()
     assert 'data-testid="correction-form"' in page and f'value="{attack.seq}"' in page
@@ -186,6 +190,7 @@ def test_the_challenge_form_shows_where_the_campaign_uses_challenges(make_league
     assert 'data-testid="challenge-form"' in phone_a.get(url).content.decode()
     captain = Fighter.objects.get(warband=a, is_leader=True)
     rival = Fighter.objects.get(warband=b, is_leader=True)
+    post(phone_a, url, op="charge", charger=captain.pk, targets=[rival.pk])
     post(phone_a, url, op="challenge", step="issue", fighter=captain.pk)
     live = phone_b.get(f"{url}live/").content.decode()
     assert 'data-testid="accept-challenge"' in live

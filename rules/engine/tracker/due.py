@@ -234,7 +234,14 @@ def _fear_prompts(state: BattleData, causer: FighterState) -> list[dict[str, Any
         ]
     else:
         situation = "charging"
-        testers = [f for f in state.side_fighters(state.side) if f.status == IN_PLAY]
+        turn = state.side_turn
+        testers = [
+            f
+            for f in state.side_fighters(state.side)
+            if f.status == IN_PLAY
+            and f.id not in turn.charged
+            and not (state.setup.strict and _held(state, f))
+        ]
     by_side: dict[int, list[int]] = {}
     for tester in testers:
         if (
@@ -253,6 +260,11 @@ def _fear_prompts(state: BattleData, causer: FighterState) -> list[dict[str, Any
         }
         for side, ids in by_side.items()
     ]
+
+
+def _held(state: BattleData, fighter: FighterState) -> bool:
+    """In base contact with an enemy still standing: he may not charge anyone."""
+    return any(state.fighters[e].status == IN_PLAY for e in state.contacts(fighter.id))
 
 
 DUE_KINDS = ("voluntary-rout", "challenge", "hits", "close-combat")
