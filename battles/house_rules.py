@@ -198,7 +198,8 @@ def _roster_in_memory_facts(fighters: list) -> tuple[dict[str, int], dict[str, s
         if fighter.status not in Fighter.IN_ROSTER:
             continue
         kind = fighter.fighter_type
-        counts[kind.display_name] = counts.get(kind.display_name, 0) + 1
+        if fighter.is_hero:  # henchmen are troops: no copies cap (see roster.fighter_type_counts)
+            counts[kind.display_name] = counts.get(kind.display_name, 0) + 1
         if fighter.hired_sword_id:
             hired[kind.slug] = kind.display_name
     return counts, hired

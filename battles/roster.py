@@ -13,10 +13,11 @@ from .models import Battle
 
 
 def fighter_type_counts(warband) -> dict[str, int]:
-    """Fighter type name (in the reader's language) → warriors of that type in the roster
-    (heroes and henchmen alike)."""
+    """Fighter type name (in the reader's language) → heroes of that type in the roster.
+    Henchmen are the warband's troops, which the copies cap leaves alone (the organised events'
+    guidelines: the limit on copies of one datasheet does not apply to Troops)."""
     rows = (
-        Fighter.objects.filter(warband=warband, status__in=Fighter.IN_ROSTER)
+        Fighter.objects.filter(warband=warband, status__in=Fighter.IN_ROSTER, is_hero=True)
         .values("fighter_type__name", "fighter_type__translations")
         .annotate(count=Count("id"))
     )

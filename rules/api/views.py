@@ -20,6 +20,7 @@ from rules.engine import (
     tables_as_dict,
 )
 from rules.presenters import present_odds, present_result, rules_error_to_validation
+from rules.selectors import racial_maximums
 from rules.situations import SituationError, build_situation
 
 from .serializers import (
@@ -189,4 +190,5 @@ class TablesView(RulesAPIView):
         summary="The tables in force (to hit, to wound, saves, injuries, criticals…)",
     )
     def get(self, request):
-        return Response(tables_as_dict())
+        # The racial maximums in force are the catalogue's (one source: the content pack).
+        return Response({**tables_as_dict(), "racial_maximums": racial_maximums()})

@@ -63,9 +63,9 @@ def apply_charge(state: BattleData, seq: int, payload: Mapping[str, Any]) -> Non
     state.require_started_turn()
     charger = state.fighter(whole_id(payload, "charger"), "charger")
     targets = [state.fighter(t, "targets") for t in id_list(payload, "targets")]
-    _may_charge(state, charger)
     for target in targets:
         _may_be_charged(state, charger, target)
+    _may_charge(state, charger)
     failed, diving = flag(payload, "failed"), flag(payload, "diving")
     if state.preview:
         return
