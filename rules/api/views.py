@@ -18,7 +18,9 @@ from rules.engine import (
     check_parameters,
     run_check,
     tables_as_dict,
+    vocabulary,
 )
+from rules.engine.checks import BATTLE_CHECKS, LABELS
 from rules.presenters import present_odds, present_result, rules_error_to_validation
 from rules.selectors import racial_maximums
 from rules.situations import SituationError, build_situation
@@ -84,7 +86,12 @@ class CheckListView(RulesAPIView):
     def get(self, request):
         return Response(
             {
-                kind: {"parameters": check_parameters(kind), "url": f"{request.path}{kind}/"}
+                kind: {
+                    "label": _(LABELS[kind]),
+                    "battle": kind in BATTLE_CHECKS,
+                    "parameters": check_parameters(kind),
+                    "url": f"{request.path}{kind}/",
+                }
                 for kind in CHECKS
             }
         )
@@ -182,6 +189,25 @@ class OddsView(RulesAPIView):
         except RulesError as error:
             raise rules_error_to_validation(error) from error
         return Response(present_odds(odds.to_dict()))
+
+
+class VocabularyView(RulesAPIView):
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="Every special-rule key a warrior may carry, and which engine step reads it",
+        description=(
+            "`rules`: keys of fighter types, skills and injuries; `item_keys`: keys of an "
+            "item's rules data; `steps`: the engine's steps. A key no step reads (`players`) "
+            "is applied by the players at the table; `note` says what they do."
+        ),
+    )
+    def get(self, request):
+        data = vocabulary.catalogue()
+        data["steps"] = {key: _(text) for key, text in data["steps"].items()}
+        for row in [*data["rules"], *data["item_keys"]]:
+            row["label"] = _(row["label"])
+            row["note"] = _(row["note"]) if row["note"] else ""
+        return Response(data)
 
 
 class TablesView(RulesAPIView):

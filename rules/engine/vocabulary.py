@@ -111,6 +111,7 @@ STUN_TO_KNOCKDOWN = "stunned_becomes_knocked_down"
 SPECIAL_SAVE = "special_save"
 TOUGHNESS_BONUS = "toughness_bonus"
 FOR_KINDS = "for_kinds"
+ONCE_PER_BATTLE = "once_per_battle"
 
 TARGETED = ":"
 """``hatred:that_warband``: a key aimed at someone (the part after the colon)."""
@@ -199,13 +200,23 @@ RULES: dict[str, Rule] = _rules(
     # Skills, by their slug in the catalogue.
     Rule(STRIKE_TO_INJURE, _("Strike to injure"), SKILL, (INJURIES,)),
     Rule(COMBAT_MASTER, _("Combat master"), SKILL, (CLOSE_COMBAT,)),
-    Rule("entrenamiento-con-armas", _("Weapons training"), SKILL, (LOADOUT,)),
+    Rule(
+        "entrenamiento-con-armas",
+        _("Weapons training"),
+        SKILL,
+        note=_("He may buy and use any close-combat weapon."),
+    ),
     Rule(WEB_OF_STEEL, _("Web of steel"), SKILL, (WOUNDS,)),
     Rule(EXPERT_SWORDSMAN, _("Expert swordsman"), SKILL, (CLOSE_COMBAT,)),
     Rule(STEP_ASIDE, _("Step aside"), SKILL, (WOUNDS,)),
     Rule(QUICK_SHOT, _("Quick shot"), SKILL, (SHOOTING,)),
     Rule(EAGLE_EYES, _("Eagle eyes"), SKILL, (SHOOTING,)),
-    Rule("experto-en-armas", _("Weapons expert"), SKILL, (LOADOUT,)),
+    Rule(
+        "experto-en-armas",
+        _("Weapons expert"),
+        SKILL,
+        note=_("He may buy and use any missile weapon."),
+    ),
     Rule(NIMBLE, _("Nimble"), SKILL, (SHOOTING,)),
     Rule(TRICK_SHOOTER, _("Trick shooter"), SKILL, (SHOOTING,)),
     Rule("cazador", _("Hunter"), SKILL),
@@ -294,7 +305,12 @@ ITEM_KEYS: dict[str, ItemKey] = _item_keys(
     ItemKey("move_or_fire", _("Move or fire"), (SHOOTING,)),
     ItemKey("save", _("Armour save"), (WOUNDS,)),
     ItemKey("save_bonus", _("Save bonus (shield)"), (WOUNDS,)),
-    ItemKey("movement_penalty_cm_with_shield", _("Movement penalty with a shield"), (LOADOUT,)),
+    ItemKey(
+        "movement_penalty_cm_with_shield",
+        _("Movement penalty with a shield"),
+        (),
+        _("He moves that much less when he also carries a shield."),
+    ),
     ItemKey("special_save_vs_stun", _("Special save against being stunned"), (INJURIES,)),
     ItemKey("first_free", _("The first one is free"), (LOADOUT,)),
     # Rare items.
@@ -303,6 +319,7 @@ ITEM_KEYS: dict[str, ItemKey] = _item_keys(
     ItemKey(FIRST_WOUND_SAVE, _("Ignores the first wound"), (WOUNDS,)),
     ItemKey(CRITICAL_BONUS, _("Critical hit bonus"), (WOUNDS,)),
     ItemKey(FOR_KINDS, _("Only with these weapons"), (WOUNDS,)),
+    ItemKey(ONCE_PER_BATTLE, _("Once per battle"), (LEADERSHIP,)),
     ItemKey(TO_WOUND_BONUS, _("To-wound bonus"), (WOUNDS,)),
     ItemKey(REROLL_ROUT, _("Re-rolls the first failed rout test"), (ROUT,)),
     ItemKey(REROLL_LEADERSHIP, _("Friends re-roll a failed Leadership test"), (LEADERSHIP,)),
@@ -314,7 +331,6 @@ ITEM_KEYS: dict[str, ItemKey] = _item_keys(
     ItemKey(SPECIAL_SAVE, _("Special save"), (WOUNDS,)),
     ItemKey(TOUGHNESS_BONUS, _("Toughness bonus"), (SETUP,)),
     ItemKey("single_use", _("One use"), (), _("Strike it from the sheet once used.")),
-    ItemKey("once_per_battle", _("Once per battle"), (LEADERSHIP,)),
     ItemKey(
         "single_battle", _("For one battle"), (), _("Strike it from the sheet after the battle.")
     ),

@@ -76,7 +76,7 @@ def _horn(state: BattleState, fighter: FighterState, params: Mapping[str, Any]) 
         return False
     bearer = state.side_carries(fighter.side, v.REROLL_LEADERSHIP)
     spent = HORN in state.side_spent.get(fighter.side, set()) and not state.side_turn.horn
-    if bearer is None or spent:
+    if bearer is None or (spent and state.gear(bearer, v.ONCE_PER_BATTLE)):
         raise TrackerError(
             _("Nobody of this warband has a war horn left to blow this battle."),
             code="entry.invalid",

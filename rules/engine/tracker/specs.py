@@ -176,7 +176,8 @@ def attacker_spec(
         fear_failed=state.side_turn.fear_failed(fighter.id),
         reroll_misses=swordsman,
         to_wound_modifier=int(state.gear(fighter, v.TO_WOUND_BONUS) or 0),
-        critical_bonus=1 if state.has(fighter, v.WEB_OF_STEEL) else 0,
+        critical_bonus=(1 if state.has(fighter, v.WEB_OF_STEEL) else 0)
+        + item_critical_bonus(state, fighter, MELEE),
         injury_bonus=1 if state.has(fighter, v.STRIKE_TO_INJURE) else 0,
         extra_attacks=1 if enemies > 1 and state.has(fighter, v.COMBAT_MASTER) else 0,
         items=state.setups[fighter.id].catalogue_items,
@@ -218,6 +219,16 @@ def defender_spec(
         missile_hit_modifier=0 if melee else -int(state.gear(fighter, v.MISSILE_HIT_PENALTY) or 0),
         items=setup.catalogue_items,
     )
+
+
+def item_critical_bonus(state: BattleData, fighter: FighterState, kind: str) -> int:
+    """An item's bonus to critical-hit rolls (hunting arrows), with the weapons of ``for_kinds``
+    only (all of them, when it names none)."""
+    bonus = state.gear(fighter, v.CRITICAL_BONUS)
+    kinds = state.gear(fighter, v.FOR_KINDS)
+    if not bonus or (isinstance(kinds, list) and kind not in kinds):
+        return 0
+    return int(bonus)
 
 
 def missile(state: BattleData, fighter: FighterState, slug: str) -> Equipment:
@@ -263,6 +274,6 @@ def shooter_spec(
         range_bonus_cm=EAGLE_EYES_CM if state.has(fighter, v.EAGLE_EYES) else 0,
         moves_and_fires=state.has(fighter, v.NIMBLE),
         to_wound_modifier=int(state.gear(fighter, v.TO_WOUND_BONUS) or 0),
-        critical_bonus=int(state.gear(fighter, v.CRITICAL_BONUS) or 0),
+        critical_bonus=item_critical_bonus(state, fighter, MISSILE),
         items=state.setups[fighter.id].catalogue_items,
     )
