@@ -15,9 +15,9 @@ PROFILE = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 MAX_PAGE = 500
 
 
-def _profile(fighter: Fighter) -> dict[str, int]:
+def _profile(fighter: Fighter) -> dict[str, int | float]:
     values = {name: getattr(fighter, name) for name in PROFILE}
-    values["m"] = int(values["m"])
+    values["m"] = int(values["m"]) if float(values["m"]).is_integer() else values["m"]
     return values
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.engine import vocabulary as v
 from rules.engine.checks import BATTLE_CHECKS
 from rules.engine.i18n import gettext_noop as _
 from rules.engine.tracker.data import BattleData
@@ -32,6 +33,7 @@ from rules.engine.tracker.model import (
 )
 from rules.engine.tracker.turns import recover, set_status, settle_winner
 
+HORN = "war-horn"
 Outcome = str | None
 """The outcome rolled, or ``None`` while the entry is checked before its dice are rolled."""
 
@@ -67,18 +69,28 @@ def apply_check(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None
         return
     state.require_rout_first()
     fighter = state.fighter(whole_id(payload, "fighter"), "fighter")
+    blown = war_horn(state, fighter, payload.get("params"))
     FIGHTER_CHECKS[check](state, seq, fighter, payload, outcome)
-    _spend_horn(state, fighter, payload)
+    if blown and not state.preview:
+        state.side_turn.horn = True
+        state.side_spent.setdefault(fighter.side, set()).add(HORN)
 
 
-def _spend_horn(state: BattleData, fighter: FighterState, payload: Mapping[str, Any]) -> None:
-    """A war horn blown: friends within 15 cm re-roll failed Leadership tests this turn; once a
-    battle."""
-    params = payload.get("params") or {}
-    if state.preview or not params.get("war_horn"):
-        return
-    state.side_turn.horn = True
-    state.side_spent.setdefault(fighter.side, set()).add("war-horn")
+def war_horn(state: BattleData, fighter: FighterState, params: Any) -> bool:
+    """The war horn: blown at the start of a turn, friends within 15 cm of its bearer (the table
+    says so with ``params.war_horn``) re-roll a failed Leadership test that turn; once a battle
+    when the item says so."""
+    if not isinstance(params, Mapping) or not params.get("war_horn"):
+        return False
+    bearer = state.side_carries(fighter.side, v.REROLL_LEADERSHIP)
+    spent = HORN in state.side_spent.get(fighter.side, set()) and not state.side_turn.horn
+    if bearer is None or (spent and state.gear(bearer, v.ONCE_PER_BATTLE)):
+        raise TrackerError(
+            _("Nobody of this warband has a war horn left to blow this battle."),
+            code="entry.invalid",
+            field="params.war_horn",
+        )
+    return True
 
 
 def _rout(state: BattleData, payload: Mapping[str, Any], outcome: Outcome) -> None:

@@ -30,7 +30,7 @@ from rules.engine.combat import (
 from rules.engine.dice import Dice
 from rules.engine.explain import jsonable
 from rules.engine.i18n import gettext_noop as _
-from rules.engine.tracker.checks import all_alone_count
+from rules.engine.tracker.checks import all_alone_count, war_horn
 from rules.engine.tracker.errors import TrackerError
 from rules.engine.tracker.melee import combat_for, fight_warriors
 from rules.engine.tracker.model import FighterState, entry_params
@@ -47,7 +47,7 @@ from rules.engine.tracker.state import BattleState
 PARAMS = {kind: row.table_params for kind, row in DECLARED.items() if row.battle}
 """What the table may add to each check of the battle (the registry's ``table_params``)."""
 BATTLE_TONGUE_CM = 30
-PIPE_WEED, WINE, HORN = "pipe-weed", "wine", "war-horn"
+PIPE_WEED, WINE = "pipe-weed", "wine"
 MAX_SHOTS = 2
 
 
@@ -67,22 +67,6 @@ def _leader_params(
         "leader_status": leader.engine_status,
         **({"leader_range_cm": BATTLE_TONGUE_CM} if state.has(leader, v.BATTLE_TONGUE) else {}),
     }
-
-
-def _horn(state: BattleState, fighter: FighterState, params: Mapping[str, Any]) -> bool:
-    """The war horn: once a battle, blown at the start of a turn; friends within 15 cm of its
-    bearer (the table says so with ``war_horn``) re-roll a failed Leadership test that turn."""
-    if not params.get("war_horn"):
-        return False
-    bearer = state.side_carries(fighter.side, v.REROLL_LEADERSHIP)
-    spent = HORN in state.side_spent.get(fighter.side, set()) and not state.side_turn.horn
-    if bearer is None or (spent and state.gear(bearer, v.ONCE_PER_BATTLE)):
-        raise TrackerError(
-            _("Nobody of this warband has a war horn left to blow this battle."),
-            code="entry.invalid",
-            field="params.war_horn",
-        )
-    return True
 
 
 def _talisman(state: BattleState, side: int, against: FighterState | None, given: bool) -> int:
@@ -121,7 +105,7 @@ def check_params(state: BattleState, payload: Mapping[str, Any]) -> dict[str, An
     base = {"leadership": leadership(state, fighter)}
     if check == "charged-while-fleeing":
         return {}
-    reroll = {"reroll_failed": True} if _horn(state, fighter, params) else {}
+    reroll = {"reroll_failed": True} if war_horn(state, fighter, params) else {}
     if check == "all-alone":
         extra = {"friends": params["friends"]} if "friends" in params else {}
         enemies = all_alone_count(state, fighter, params)

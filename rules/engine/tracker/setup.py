@@ -196,6 +196,20 @@ def _whole(value: Any, field: str, low: int = 0, high: int = 10**9) -> int:
     return value
 
 
+def _characteristic(name: str, value: Any, field: str) -> int | float:
+    """A characteristic: a whole number from 0 to 10; M in cm from 0 to 30, halves allowed (a
+    dwarf moves 7.5 cm)."""
+    if name == "m" and isinstance(value, float) and not isinstance(value, bool):
+        if not 0 <= value <= 30 or (value * 2) % 1:
+            raise TrackerError(
+                _("%(field)s must be a distance in cm from 0 to 30."),
+                code="setup.invalid",
+                field=field,
+            )
+        return int(value) if value.is_integer() else value
+    return _whole(value, field, 0, 30 if name == "m" else 10)
+
+
 def _fighter(data: Any, side: int, index: str) -> FighterSetup:
     if not isinstance(data, Mapping):
         raise TrackerError(_("Each fighter is an object."), code="setup.invalid", field=index)
@@ -207,10 +221,7 @@ def _fighter(data: Any, side: int, index: str) -> FighterSetup:
     clean = {}
     for name in PROFILE_FIELDS:
         if name in profile:
-            value = profile[name]
-            if name == "m" and isinstance(value, float) and value.is_integer():
-                value = int(value)
-            clean[name] = _whole(value, f"{index}.profile.{name}", 0, 30 if name == "m" else 10)
+            clean[name] = _characteristic(name, profile[name], f"{index}.profile.{name}")
     rules = data.get("rules") or ()
     equipment = data.get("equipment") or ()
     if not isinstance(rules, list | tuple) or not all(isinstance(r, str) for r in rules):
