@@ -100,6 +100,15 @@ def _may_charge(state: BattleData, charger: FighterState) -> None:
             code="entry.not_your_turn",
             field="charger",
         )
+    if state.setup.strict and (state.side_turn.fought or state.side_turn.shot):
+        raise TrackerError(
+            _(
+                "Charges are declared at the start of the movement phase, before any shooting "
+                "or close combat of the turn (El turno › Movimiento)."
+            ),
+            code="entry.turn_sequence",
+            field="charger",
+        )
     state.require_able(charger, "charger", allowed=(IN_PLAY,))
     turn = state.side_turn
     for name, template in CANNOT_CHARGE.items():

@@ -110,6 +110,12 @@ def apply_attack(state: BattleData, seq: int, payload: Mapping[str, Any]) -> Non
 def _may_shoot(
     state: BattleData, attacker: FighterState, target: FighterState, payload: Mapping[str, Any]
 ) -> None:
+    if state.side_turn.fought:
+        raise TrackerError(
+            _("The shooting phase comes before the close-combat phase (El turno)."),
+            code="entry.turn_sequence",
+            field="mode",
+        )
     for name, template in NO_SHOOTING.items():
         if attacker.id in getattr(state.side_turn, name):
             raise TrackerError(

@@ -223,9 +223,9 @@ def test_fear_a_charged_warrior_tests_and_a_charger_must_pass_first():
     table.add("charge", charger=12, targets=[21])
     table.add("close-combat", faces=[1, 1], fighter=12)
     table.turn(1, B)
+    table.add("charge", charger=23, targets=[13])  # charges come first in the turn
     # Barahir and Gorbag fight on: I3 each, nobody charged: a roll-off (5, 3), then two misses.
     table.add("close-combat", faces=[5, 3, 1, 1], fighter=21)
-    table.add("charge", charger=23, targets=[13])
     (fear,) = table.due("fear")
     assert (fear["against"], fear["fighters"], fear["required"]) == (23, [13], True)
     with pytest.raises(Exception, match="checks due"):
@@ -294,6 +294,14 @@ def test_shooting_neither_from_nor_into_a_combat_and_large_targets_are_easier():
     assert table.refused("attack", attacker=11, target=21, mode="shooting").code == (
         "entry.cannot_shoot"
     )  # once per shooting phase
+
+
+def test_charges_come_before_the_turns_shooting_and_close_combat():
+    """El turno: movement (charges first), shooting, close combat."""
+    table = one_on_one()
+    table.add("charge", charger=11, targets=[21])
+    table.add("close-combat", faces=[1, 1], fighter=11)
+    assert table.refused("charge", charger=12, targets=[22]).code == "entry.turn_sequence"
 
 
 def test_the_combat_phase_plan_says_which_dice_in_order():

@@ -68,9 +68,9 @@ def test_mad_cap_mushrooms_make_him_frenzied():
     assert "frenzied" in table.fighter(11)["states"]
     assert table.due("fear") == []
     table.add("charge", charger=11, targets=[21])
-    fight = table.add(
-        "close-combat", faces=[1, 1, 1, 1, 1], fighter=11
-    )["result"]  # his two attacks miss; the troll's three too
+    fight = table.add("close-combat", faces=[1, 1, 1, 1, 1], fighter=11)[
+        "result"
+    ]  # his two attacks miss; the troll's three too
     assert blow_of(fight, 11)["attacks"] == 2
 
 
@@ -119,9 +119,10 @@ def test_war_horn_lets_friends_re_roll_a_failed_leadership_test():
     assert test["result"]["outcome"] == "passed"
     table.turn(1, B)
     table.turn(2, A)
-    assert table.refused(
-        "check", check="fear", fighter=11, against=21, params=params
-    ).field == "params.war_horn"  # once a battle
+    assert (
+        table.refused("check", check="fear", fighter=11, against=21, params=params).field
+        == "params.war_horn"
+    )  # once a battle
 
 
 def test_the_witch_kings_talisman_costs_one_leadership_to_whoever_fears_its_bearer():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rules.engine import Dice
 from rules.engine.tracker import TrackerError, dice_plan, roll_entry
-from tests.rules.engine.tracker_table import A, B, Table, battle, warrior
+from tests.rules.engine.tracker_table import A, Table, battle, warrior
 
 HUMAN = "10 3 3 3 3 1 3 1 7"
 ARNOR = (11, 12, 13)
