@@ -63,6 +63,10 @@ ORDER_KINDS = ("turn", "rout", "finish", "correction")
 
 
 def _invalid(error: RulesError, prefix: str = "payload") -> ValidationError:
+    """The engine's refusal as a 400: its field under ``payload`` (typed dice are the
+    request's own ``faces``)."""
+    if error.code.startswith("dice."):
+        prefix = ""
     return rules_error_to_validation(error, prefix if getattr(error, "field", None) else "")
 
 

@@ -9,10 +9,10 @@ Same seed, same results in every process: a seeded :class:`Dice` draws from its 
 ``random.Random(seed)``; the global generator and ``hash()`` are never used. Given faces are
 consumed in order, one per die (a D66 takes two: tens then units; a D3 takes a face 1..3).
 
-Re-rolls follow the conventions of seed 003: a roll is re-rolled at most once (a re-roll cannot
-be re-rolled again), re-rolling a sum (2D6) re-rolls all its dice, and re-rolls happen before
-modifiers (callers apply modifiers to the re-rolled total). The record marks a re-roll with
-``reroll_of`` (the index of the roll it replaces).
+Re-rolls follow the dice conventions of the rules' FAQ: a roll is re-rolled at most once (a
+re-roll cannot be re-rolled again), re-rolling a sum (2D6) re-rolls all its dice, and re-rolls
+happen before modifiers (callers apply modifiers to the re-rolled total). The record marks a
+re-roll with ``reroll_of`` (the index of the roll it replaces).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Weapons and armour of reference §6, as data (a content pack may supply its own table).
+"""Weapons and armour (Armas y armaduras), as data (a content pack may supply its own table).
 
 ``WEAPONS`` maps a slug to an :class:`Equipment` row; the combat code reads only these fields,
 never the slugs, so a league's pack can add or change items without touching code. Prices are

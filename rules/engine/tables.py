@@ -1,4 +1,5 @@
-"""Default tables as data (reference §1-§5), their lookups, and a JSON view of all of them.
+"""Default tables as data (to hit, to wound, shooting, saves, injuries, the campaign's), their
+lookups, and a JSON view of all of them.
 
 Tables are plain tuples of dicts (``{"min": 2, "max": 5, "result": "skill"}``; ``"max": None``
 means "and above"), so a campaign's content pack can pass its own rows to the post-battle

@@ -250,4 +250,4 @@ def test_a_hero_scarred_in_one_battle_causes_fear_in_the_next(make_league, resol
         expect=400,
         payload={"charger": table.fighters(a)[1], "targets": [leader(b).pk]},
     )
-    assert "fear test" in refused["error"]["message"]
+    assert "chequeo de miedo" in refused["error"]["message"]

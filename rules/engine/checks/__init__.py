@@ -1,4 +1,4 @@
-"""Checks and movement rules of seed 000 (and flee/pursuit of seed 002), one function per rule.
+"""Checks and movement rules of the rulebook (and flee and pursuit), one function per rule.
 
 Every function takes keyword parameters (plain JSON-able values) and, when it rolls, a ``dice``;
 it returns a :class:`CheckResult` that explains itself. :data:`CHECKS` maps the API's kind names

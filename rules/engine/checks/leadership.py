@@ -1,5 +1,5 @@
-"""Characteristic and Leadership tests (Chequeos de atributo y de liderazgo) of seed 000:
-the leader's L within 15 cm (Jefes), rally and rout."""
+"""Characteristic and Leadership tests (Reglas › Atributos; Liderazgo y psicología): the
+leader's L within 15 cm (Jefes), rally and rout."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Psychology of seed 000: all alone (Solo ante el peligro), fleeing from combat, fear,
-frenzy, hatred and stupidity."""
+"""Psychology (Reglas › Liderazgo y psicología): all alone (Solo ante el peligro), fleeing
+from combat, fear, frenzy, hatred and stupidity."""
 
 from __future__ import annotations
 

@@ -310,5 +310,6 @@ def injury_characteristic_change(*, field: str, current: float, delta: float) ->
 
 
 def blindness_retires(*, eyes_lost_before: int) -> bool:
-    """Ciego de un ojo: a warrior who loses his second eye retires (RULES-REFERENCE §5)."""
+    """Ciego de un ojo: a warrior who loses his second eye retires (the serious injuries
+    table)."""
     return eyes_lost_before >= 1

@@ -124,7 +124,7 @@ def resolve(state: BattleData, payload: Mapping[str, Any]) -> CheckResult:
     state.require_started_turn()
     if not state.setup.challenges:
         raise TrackerError(
-            _("This campaign does not use challenges (an optional rule, seed 004)."),
+            _("This campaign does not use challenges (Desafíos, an optional rule)."),
             code="entry.challenges_off",
             field="kind",
         )
