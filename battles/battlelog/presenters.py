@@ -16,6 +16,8 @@ from rules.engine import WEAPONS
 from rules.engine import vocabulary as vocab
 from rules.engine.checks import LABELS as CHECK_KINDS
 from rules.engine.tracker import CORRECTABLE
+from rules.engine.tracker.due import can_strike
+from rules.engine.tracker.specs import attacker_spec, default_hands
 from rules.presenters import CODE_LABELS
 
 STATUS_LABELS = {
@@ -283,6 +285,7 @@ def combat_rows(state, names: Names) -> list[dict[str, Any]]:
                     "status": label(fighter.status),
                     "first_round": combat.first_round(fighter_id),
                     "contacts": [{"id": e, "name": names.fighter(e)} for e in contacts],
+                    "attacks": usual_attacks(state, combat, fighter_id),
                     "weapons": _melee_choices(state, fighter_id),
                 }
             )
@@ -301,6 +304,17 @@ def combat_rows(state, names: Names) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def usual_attacks(state, combat, fighter_id: int) -> int:
+    """How many attacks he makes this phase with his usual weapons (0: he does not strike)."""
+    fighter = state.fighters[fighter_id]
+    if can_strike(state, fighter):
+        return 0
+    hands = default_hands(state, fighter)
+    enemies = len(combat.contacts(fighter_id))
+    first = combat.first_round(fighter_id)
+    return attacker_spec(state, fighter, hands, first_round=first, enemies=enemies).total_attacks
 
 
 def _melee_choices(state, fighter_id: int) -> list[dict[str, str]]:

@@ -109,6 +109,8 @@ def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
             for e in entries
         ],
         "correctable": correctable(entries, state, names),
+        # The next turn waits for what the rules require now: the page offers it only then.
+        "required_due": any(check["required"] for check in data["checks_due"]),
         "can_write": access.can_report(user, battle) and battle.status == Battle.Status.SCHEDULED,
         "client_id": uuid.uuid4(),
     }
