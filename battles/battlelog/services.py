@@ -3,7 +3,7 @@
 Every write locks the battle row (``select_for_update``), so entries of one battle get their
 ``seq`` one after the other whatever the number of phones posting at once. A ``client_id`` seen
 before returns the entry it created (a phone replaying its queue never duplicates anything),
-found through the unique index on ``(battle, client_id)``. The pure tracker
+found through the unique index on ``(battle, client_id)`` once the lock is held. The pure tracker
 (:mod:`rules.engine.tracker`) decides whether an entry fits the battle and rolls it; this module
 loads, locks, stores, and — on ``finish`` — fills the battle report through
 :func:`battles.services.battle_report`. A rout that leaves one warband on the field (a failed
@@ -26,7 +26,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+from django.db.models import Exists, Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -89,10 +89,10 @@ def _lock(battle: Battle | int) -> Battle:
 
 def _lock_to_append(battle: Battle | int, *, by, client_id: uuid.UUID | None = None) -> Battle:
     """The battle row locked for a new entry, with only what the append reads: its status, its
-    campaign's ``archived`` flag, its setup with the folded state, whether ``client_id`` was
-    posted before (``battle.replayed``, through the unique index on ``(battle, client_id)``)
-    and its participants' owners (narrow queries; a league day posts thousands of entries, and
-    loading whole rows was a third of a post's time). A battle
+    campaign's ``archived`` flag, its setup with the folded state (``battle.setup``), whether
+    ``client_id`` was posted before (``battle.replayed``, through the unique index on
+    ``(battle, client_id)``) and its participants' owners (narrow queries; a league day posts
+    thousands of entries, and loading whole rows was a third of a post's time). A battle
     ``by`` may not see is a 404 (``Http404``), as if it did not exist, and before any lock is
     taken: its players are its warbands' owners (one narrow read), anyone else is asked the
     campaign's visibility. The participants are read again under the lock for the write's
@@ -106,26 +106,22 @@ def _lock_to_append(battle: Battle | int, *, by, client_id: uuid.UUID | None = N
     try:
         battle = (
             Battle.objects.select_for_update(of=("self",))
-            .annotate(
-                replayed=Exists(
-                    BattleLogEntry.objects.filter(battle=OuterRef("pk"), client_id=client_id)
-                )
-            )
-            .select_related("campaign", "log_setup")
-            .only(
-                "id",
-                "status",
-                "campaign__id",
-                "campaign__archived",
-                "log_setup__id",
-                "log_setup__data",
-                "log_setup__state",
-                "log_setup__state_seq",
-            )
+            .select_related("campaign")
+            .only("id", "status", "campaign__id", "campaign__archived")
             .get(pk=pk)
         )
     except Battle.DoesNotExist as missing:
         raise Http404 from missing
+    # Read after the lock, in a statement of its own: a row joined to the locked one is not
+    # read again when the lock is granted (PostgreSQL re-checks only the locked row), so a
+    # snapshot joined there could be the one the previous writer has just replaced.
+    battle.setup = (
+        BattleSetup.objects.filter(battle_id=pk)
+        .annotate(replayed=Exists(BattleLogEntry.objects.filter(battle_id=pk, client_id=client_id)))
+        .only("id", "data", "state", "state_seq")
+        .first()
+    )
+    battle.replayed = battle.setup is not None and battle.setup.replayed
     participants = BattleParticipant.objects.select_related("warband").only(
         "id", "battle_id", "warband__id", "warband__owner_id"
     )
@@ -277,7 +273,7 @@ def battle_log_append(
     if kind not in WRITABLE_KINDS:
         raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
     payload = _clean_payload(kind, payload)
-    setup = getattr(battle, "log_setup", None)
+    setup = battle.setup
     if setup is None:
         raise Conflict(_("Set up the battle before logging it."))
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
