@@ -21,6 +21,7 @@ from rules.engine import (
     vocabulary,
 )
 from rules.engine.checks import BATTLE_CHECKS, LABELS
+from rules.engine.optional_rules import OPTIONAL_RULES
 from rules.presenters import present_odds, present_result, rules_error_to_validation
 from rules.selectors import racial_maximums
 from rules.situations import SituationError, build_situation
@@ -198,7 +199,8 @@ class VocabularyView(RulesAPIView):
         description=(
             "`rules`: keys of fighter types, skills and injuries; `item_keys`: keys of an "
             "item's rules data; `steps`: the engine's steps. A key no step reads (`players`) "
-            "is applied by the players at the table; `note` says what they do."
+            "is applied by the players at the table; `note` says what they do. "
+            "`optional_rules`: the rulebook's optional rules a campaign may turn on."
         ),
     )
     def get(self, request):
@@ -207,6 +209,10 @@ class VocabularyView(RulesAPIView):
         for row in [*data["rules"], *data["item_keys"]]:
             row["label"] = _(row["label"])
             row["note"] = _(row["note"]) if row["note"] else ""
+        data["optional_rules"] = [
+            {"key": rule.key, "label": _(rule.label), "help": _(rule.help)}
+            for rule in OPTIONAL_RULES
+        ]
         return Response(data)
 
 

@@ -132,3 +132,5 @@ def test_the_vocabulary_is_served_as_json():
     animosity = next(row for row in data["rules"] if row["key"] == "animosity")
     assert animosity["players"]
     assert {row["key"] for row in data["item_keys"]} >= {"first_wound_save", "grants_rule"}
+    assert [row["key"] for row in data["optional_rules"]] == ["challenges", "flee_pursuit"]
+    assert all(row["label"] and row["help"] for row in data["optional_rules"])
