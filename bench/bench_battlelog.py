@@ -12,9 +12,10 @@ What it does:
    session for every player;
 2. starts gunicorn (``--workers``, sync) with the write throttle lifted;
 3. ``--clients`` threads share the battles; each posts, battle by battle in round-robin, a
-   table's worth of entries as the battle's two players: ``setup``, then turns each with an
-   attack rolled through the engine (faces typed at the table), a warrior knocked down and a
-   note, until ``--entries`` per battle; after every fifth post it reads the log with
+   table's worth of entries as the battle's two players: ``setup``, then turns each with the
+   captains' close-combat phase rolled through the engine (faces typed at the table), a
+   warrior knocked down and a note, until ``--entries`` per battle; after every fifth post it
+   reads the log with
    ``?after=`` like a polling phone;
 4. prints entries/s, p50/p95 of the writes and the reads, and checks the result: every battle
    has exactly ``--entries`` entries numbered 1…n, none duplicated (one replay per battle is
@@ -130,24 +131,29 @@ def build(count: int) -> list[dict]:
 
 
 def script(battle: dict, entries: int) -> list[tuple[str, dict]]:
-    """The entries of one battle, in order: (session cookie, body)."""
+    """The entries of one battle, in order: (session cookie, body). The two captains fight one
+    combat all battle: A's charges in the first turn; each turn its close-combat phase is
+    rolled through the engine with every blow missing (the charge turn: no roll-off; later
+    turns: their I4 tie, rolled off 2 to 1, then two misses)."""
     a, b = battle["sides"]
     out = [(a["cookie"], {"kind": "setup", "payload": {"first": a["warband"]}})]
     turn = 1
     while len(out) < entries:
         for me, enemy in ((a, b), (b, a)):
+            charge_turn = turn == 1 and me is a
             out += [
                 (me["cookie"], {"kind": "turn", "payload": {"turn": turn, "side": me["warband"]}}),
+            ]
+            if charge_turn:
+                charge = {"charger": me["fighters"][0], "targets": [enemy["fighters"][0]]}
+                out.append((me["cookie"], {"kind": "charge", "payload": charge}))
+            out += [
                 (
                     me["cookie"],
                     {
-                        "kind": "attack",
-                        "payload": {
-                            "attacker": me["fighters"][0],
-                            "target": enemy["fighters"][0],
-                            "mode": "melee",
-                        },
-                        "faces": [1] * 8,  # misses: the fighters stay for the next turns
+                        "kind": "close-combat",
+                        "payload": {"fighter": me["fighters"][0]},
+                        "faces": [1, 1] if charge_turn else [2, 1, 1, 1],
                     },
                 ),
                 (

@@ -46,6 +46,11 @@ class OddsForm(forms.Form):
         required=False,
     )
     a_charging = forms.BooleanField(label=_("Charging"), required=False)
+    a_later_round = forms.BooleanField(
+        label=_("A later round of the combat"),
+        required=False,
+        help_text=_("Flails, hatred and a failed fear test count only in the first round."),
+    )
     a_frenzy = forms.BooleanField(label=_("Frenzy"), required=False)
     a_hatred = forms.BooleanField(label=_("Hatred"), required=False)
     # Defender
@@ -125,6 +130,7 @@ class OddsForm(forms.Form):
             "weapon": (data["a_weapon"] or None) if melee else data["a_missile"] or "arco",
             "offhand": (data["a_offhand"] or None) if melee else None,
             "charging": data["a_charging"],
+            "first_round": not data["a_later_round"],
             "frenzy": data["a_frenzy"],
             "hatred": data["a_hatred"],
         }

@@ -3,7 +3,7 @@
 from django.apps import apps
 from django.utils.translation import gettext
 
-from rules.engine import WEAPONS
+from rules.engine import RACIAL_MAXIMUMS, WEAPONS
 from rules.engine.combat import HAND_WEAPON
 
 
@@ -18,6 +18,19 @@ def weapon_names() -> dict[str, str]:
     names.update({item.slug: item.display_name for item in rows})
     names[HAND_WEAPON.slug] = gettext("Hand weapon")
     return names
+
+
+def racial_maximums() -> dict[str, dict]:
+    """Each race's maximum profile as the catalogue has it (the content pack, which the
+    post-battle sequence applies), else the engine's defaults (1 query)."""
+    race_model = apps.get_model("warbands", "Race")
+    maximums = {race: profile.to_dict() for race, profile in RACIAL_MAXIMUMS.items()}
+    for race in race_model.objects.all():
+        profile = race.max_profile()
+        if isinstance(profile["m"], float) and profile["m"].is_integer():
+            profile["m"] = int(profile["m"])
+        maximums[race.slug] = profile
+    return maximums
 
 
 def fighters_for_odds(*, user) -> list[dict]:

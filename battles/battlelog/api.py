@@ -5,7 +5,10 @@
   keys inline), optional ``base_seq`` (the last seq the client saw: a conflicting stale entry is a
   409), ``seed`` or ``faces`` for the rolls → 201 and the entry; the same ``client_id`` again → 200
   and the same entry;
-* ``GET  /api/v1/battles/{id}/state/`` — each side's fighters, counts, thresholds, checks due;
+* ``POST /api/v1/battles/{id}/log/plan/`` — ``{"kind", "payload", "faces"}`` → which dice the
+  proposed entry needs next, after the faces typed so far (nothing is written);
+* ``GET  /api/v1/battles/{id}/state/`` — each side's fighters with their states, the combats,
+  counts, thresholds, checks due;
 * ``GET/POST /api/v1/battles/{id}/setup/`` — who may fight (and who may not, and why), the
   campaign's scenarios, each side's lineup / the setup that starts the battle;
 * ``PUT /api/v1/battles/{id}/lineup/`` — ``{"warband", "fighters": [ids]}``: who fights for a
@@ -33,9 +36,13 @@ from rest_framework.views import APIView
 from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
+from rules.engine import RulesError
+from rules.engine.tracker import TrackerError, dice_plan
+from rules.presenters import roll_purpose, rules_error_to_validation
 
 from . import prebattle, selectors, services
 from . import serializers as answers
+from .entry_schemas import ENTRY_REQUEST, DicePlanSerializer, PlanRequestSerializer
 from .scenarios import campaign_scenarios
 
 RESERVED = ("client_id", "kind", "payload", "base_seq", "seed", "faces")
@@ -150,17 +157,30 @@ class BattleLogView(BattleAPIView):
         )
 
     @extend_schema(
-        request=EntrySerializer,
+        request=ENTRY_REQUEST,
         responses=answers.ENTRY_WRITTEN,
         summary="Append an entry (idempotent by client_id)",
+        description=(
+            "One schema per kind of entry (`kind` chooses). Rolled kinds (check, attack, "
+            "close-combat, hits) are rolled here: with `seed`, or with exactly the `faces` "
+            "the entry needs (ask `log/plan/` which, step by step)."
+        ),
         examples=[
             OpenApiExample(
                 "An attack, rolled here",
                 value={
                     "client_id": "5f0c6f1e-7d43-4c51-9a0e-2b1f3f0a9b11",
                     "kind": "attack",
-                    "payload": {"attacker": 12, "target": 31, "mode": "melee", "weapon": "espada"},
+                    "payload": {"attacker": 12, "target": 31, "mode": "shooting", "weapon": "arco"},
                     "base_seq": 14,
+                },
+            ),
+            OpenApiExample(
+                "A charge, then its combat's close-combat phase",
+                value={
+                    "client_id": "7a1c6f1e-7d43-4c51-9a0e-2b1f3f0a9b12",
+                    "kind": "close-combat",
+                    "payload": {"fighter": 12, "blows": [{"attacker": 12, "target": 31}]},
                 },
             ),
             OpenApiExample(
@@ -199,6 +219,39 @@ class BattleLogView(BattleAPIView):
             faces=data.get("faces"),
         )
         return Response(entry_data(entry), status=status.HTTP_201_CREATED if created else 200)
+
+
+class BattleLogPlanView(BattleAPIView):
+    @extend_schema(
+        request=PlanRequestSerializer,
+        responses={200: DicePlanSerializer, **answers.errors(400, 401, 404)},
+        summary="Which dice an entry needs, step by step",
+        description=(
+            "Send a proposed entry and the faces typed so far: the answer lists the steps "
+            "they fill and the next one (its purpose, dice, rolls, who against whom). Nothing "
+            "is written."
+        ),
+    )
+    def post(self, request, pk: int):
+        battle = visible_battle(request.user, pk)
+        serializer = PlanRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        state = services.log_state(battle)
+        if state is None:
+            raise serializers.ValidationError(_("Set up the battle before logging it."))
+        try:
+            plan = dice_plan(state, data["kind"], data["payload"], data.get("faces") or [])
+        except (TrackerError, RulesError) as error:
+            raise rules_error_to_validation(error, "payload") from error
+        return Response(_plan_data(plan.to_dict()))
+
+
+def _plan_data(plan: dict[str, Any]) -> dict[str, Any]:
+    """The plan with each step's purpose in words too."""
+    for step in [*plan["done"], *([plan["next"]] if plan["next"] else [])]:
+        step["purpose_label"] = roll_purpose(step["purpose"])
+    return plan
 
 
 class BattleStateView(BattleAPIView):

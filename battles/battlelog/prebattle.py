@@ -25,8 +25,8 @@ from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from battles.models.battlelog import BattleLineup
 from rules.engine import underdog_bonus
-from rules.engine.tracker import TrackerError, setup_from_dict
-from rules.engine.tracker.setup import OPTIONAL_RULES
+from rules.engine.optional_rules import OPTIONAL_RULE_KEYS
+from rules.engine.tracker import LOG_VERSION, TrackerError, setup_from_dict, start
 
 from . import selectors
 from .scenarios import pick_scenario
@@ -174,15 +174,22 @@ def battle_log_setup(
         "scenario": _scenario(battle, scenario, attacker, participants),
         "attacker": attacker,
         "underdog": _underdog(order, participants, battle.campaign.tables or {}),
-        "optional_rules": [r for r in battle.campaign.optional_rules if r in OPTIONAL_RULES],
+        "optional_rules": [r for r in battle.campaign.optional_rules if r in OPTIONAL_RULE_KEYS],
         "sides": sides,
+        "version": LOG_VERSION,
     }
     try:
         data = setup_from_dict(payload).to_dict()
     except TrackerError as error:
         raise _invalid(error, "setup") from error
     BattleSetup.objects.create(
-        battle=battle, scenario=data["scenario"], attacker_id=attacker, data=data, created_by=by
+        battle=battle,
+        scenario=data["scenario"],
+        attacker_id=attacker,
+        data=data,
+        created_by=by,
+        state=start(data).to_snapshot(),
+        state_seq=1,
     )
     entry = BattleLogEntry.objects.create(
         battle=battle, seq=1, kind="setup", payload=data, author=by, client_id=client_id

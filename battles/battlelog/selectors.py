@@ -9,22 +9,26 @@ from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleLogEntry, PendingDecision
 from battles.models.battlelog import BattleLineup
-from warbands.models import EquipmentItem, Fighter
+from warbands.models import EquipmentItem, Fighter, Skill
 
 PROFILE = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld")
 MAX_PAGE = 500
 
 
-def _profile(fighter: Fighter) -> dict[str, int]:
+def _profile(fighter: Fighter) -> dict[str, int | float]:
     values = {name: getattr(fighter, name) for name in PROFILE}
-    values["m"] = int(values["m"])
+    values["m"] = int(values["m"]) if float(values["m"]).is_integer() else values["m"]
     return values
 
 
 def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
     """For each warband of the battle: the fighters who may fight (as setup data) and those who
     may not, with the reason (an injury that makes him miss this battle; a hired sword whose
-    upkeep is still unpaid, his decision open after an earlier battle). Five queries."""
+    upkeep is still unpaid, his decision open after an earlier battle). Six queries.
+
+    A fighter's ``rules`` are every special-rule key he carries (his type's, his own from
+    injuries, his group's, his skills' slugs); his ``items`` each carried item's kind and rules
+    data, which the tracker reads (:mod:`rules.engine.vocabulary`)."""
     items = Prefetch("equipment", queryset=EquipmentItem.objects.select_related("equipment"))
     group_items = Prefetch(
         "group__equipment", queryset=EquipmentItem.objects.select_related("equipment")
@@ -34,8 +38,10 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
         Fighter.objects.filter(
             warband__in=[p.warband_id for p in participants], status__in=Fighter.IN_ROSTER
         )
-        .select_related("fighter_type", "group")
-        .prefetch_related(items, group_items)
+        .select_related("fighter_type__race", "group")
+        .prefetch_related(
+            items, group_items, Prefetch("skills", queryset=Skill.objects.only("slug"))
+        )
         .order_by("-is_leader", "-is_hero", "pk")
     )
     unpaid = set(
@@ -54,10 +60,15 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
         if reason:
             side["excluded"].append({"id": fighter.pk, "name": fighter.name, "reason": reason})
             continue
-        carried = [item.equipment.slug for item in fighter.equipment.all()]
+        carried = [item.equipment for item in fighter.equipment.all()]
         if fighter.group is not None:
-            carried += [item.equipment.slug for item in fighter.group.equipment.all()]
-        rules = [*fighter.fighter_type.special_rules, *fighter.special_rules]
+            carried += [item.equipment for item in fighter.group.equipment.all()]
+        rules = [
+            *fighter.fighter_type.special_rules,
+            *fighter.special_rules,
+            *(fighter.group.special_rules if fighter.group is not None else ()),
+            *(skill.slug for skill in fighter.skills.all()),
+        ]
         side["fighters"].append(
             {
                 "id": fighter.pk,
@@ -66,10 +77,22 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
                 "leader": fighter.is_leader,
                 "hero": fighter.is_hero,
                 "rules": sorted({str(r) for r in rules}),
-                "equipment": carried,
+                "equipment": [item.slug for item in carried],
+                "items": [_item(item) for item in carried],
+                "race": fighter.fighter_type.race.slug,
             }
         )
     return out
+
+
+def _item(equipment) -> dict[str, Any]:
+    """An item as the tracker reads it: its kind and the rules data of the catalogue."""
+    return {
+        "slug": equipment.slug,
+        "name": equipment.name,
+        "kind": equipment.kind,
+        "rules": dict(equipment.rules or {}),
+    }
 
 
 def _excluded_because(fighter: Fighter, unpaid: set[int]) -> str:

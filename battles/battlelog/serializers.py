@@ -7,39 +7,17 @@ checks every real response against these.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
-from battles.models import Battle, BattleLogEntry
-from rules.engine.tracker import CHECK_KINDS, STATUSES
+from battles.models import Battle
+from rules.engine.tracker import CHECK_KINDS, DUE_KINDS, STATUSES
 
-
-@extend_schema_field(
-    {"type": "string", "enum": [kind for kind, _label in BattleLogEntry.Kind.choices]}
-)
-class EntryKindField(serializers.ChoiceField):
-    """The entry's kind, inline in the schema (the request's ``kind`` names the enum)."""
-
-    def __init__(self, **kwargs):
-        super().__init__(choices=BattleLogEntry.Kind.choices, **kwargs)
-
-
-class LogEntrySerializer(serializers.Serializer):
-    seq = serializers.IntegerField(help_text=_("Its place in the log, from 1 (the setup)."))
-    kind = EntryKindField()
-    payload = serializers.DictField(
-        help_text=_("What the entry says; checks and attacks carry the engine's `result`.")
-    )
-    author = serializers.CharField(allow_null=True, help_text=_("Username of who wrote it."))
-    created = serializers.DateTimeField()
-    client_id = serializers.UUIDField()
-    dice = serializers.DictField(
-        allow_null=True, help_text=_("The dice audit: the seed, or the faces typed, and each roll.")
-    )
+from .entry_schemas import ENTRY_ANSWER
 
 
 class LogPageSerializer(serializers.Serializer):
-    results = LogEntrySerializer(many=True)
+    results = serializers.ListField(child=ENTRY_ANSWER, help_text=_("The entries, in order."))
     last_seq = serializers.IntegerField(help_text=_("Ask for `?after=` this seq next time."))
     next = serializers.CharField(
         allow_null=True, help_text=_("The next page when more entries follow, else null.")
@@ -55,6 +33,19 @@ class FighterStateSerializer(serializers.Serializer):
     hero = serializers.BooleanField()
     leadership = serializers.IntegerField()
     rules = serializers.ListField(child=serializers.CharField())
+    combat = serializers.IntegerField(allow_null=True, help_text=_("The combat he fights in."))
+    states = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_(
+            "What lasts for him now: charged, was_charged, failed_charge, stood_up, rallied, "
+            "stupid, shot, refused, diving, must_flee (this turn); first_round (his combat); "
+            "frenzied or frenzy_lost; fear_failed:<enemy id>; hits_due; spent:<item>."
+        ),
+    )
+    players_rules = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=_("His rules the engine does not apply: the players do, at the table."),
+    )
 
 
 class SideStateSerializer(serializers.Serializer):
@@ -70,9 +61,7 @@ class SideStateSerializer(serializers.Serializer):
 
 
 class CheckDueSerializer(serializers.Serializer):
-    check = serializers.ChoiceField(
-        choices=[(c, c) for c in (*CHECK_KINDS, "voluntary-rout", "challenge")]
-    )
+    check = serializers.ChoiceField(choices=[(c, c) for c in (*CHECK_KINDS, *DUE_KINDS)])
     side = serializers.IntegerField(help_text=_("The warband whose warriors test."))
     required = serializers.BooleanField(
         help_text=_("Required checks hold the next turn back; the others the table confirms.")
@@ -91,6 +80,9 @@ class CheckDueSerializer(serializers.Serializer):
         help_text=_("All alone: the enemies the log shows him fighting."),
     )
     issued = serializers.IntegerField(required=False, help_text=_("Challenge: its seq."))
+    combat = serializers.IntegerField(
+        required=False, help_text=_("Close combat: the combat whose phase is due.")
+    )
 
 
 class NextTurnSerializer(serializers.Serializer):
@@ -104,6 +96,20 @@ class DuelSerializer(serializers.Serializer):
     side = serializers.IntegerField()
     challenged = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
+
+
+class CombatSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    fighters = serializers.ListField(child=serializers.IntegerField())
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text=_("Who is in base contact with whom."),
+    )
+    rounds = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=_("Fighter id → close-combat phases he has fought in it (0: first round)."),
+    )
+    fought = serializers.BooleanField(help_text=_("Its phase this turn is logged."))
 
 
 class OutOfActionSerializer(serializers.Serializer):
@@ -135,6 +141,10 @@ class BattleStateSerializer(serializers.Serializer):
     challenges = serializers.BooleanField(required=False)
     duels = DuelSerializer(many=True, required=False)
     refused_challenge = serializers.ListField(child=serializers.IntegerField(), required=False)
+    log_version = serializers.IntegerField(
+        required=False, help_text=_("2: the log knows the combats; 1: a log set up before.")
+    )
+    combats = CombatSerializer(many=True, required=False)
     sides = SideStateSerializer(many=True, required=False)
     checks_due = CheckDueSerializer(many=True, required=False)
     out_of_action_events = OutOfActionSerializer(many=True, required=False)
@@ -193,14 +203,17 @@ ERROR = {"$ref": "#/components/schemas/Error"}  # the one error shape (annuminas
 ERROR_TEXTS = {
     400: _(
         "Bad input, nothing written: an unknown fighter, an out-of-action fighter acting, a "
-        "check that is not due, a turn out of order, a payload out of bounds."
+        "check that is not due, a turn out of order, what the rules forbid now (the error "
+        "names the rule), typed dice short of or beyond what the entry needs, a payload out "
+        "of bounds or with an unknown key."
     ),
     401: _("Not logged in: every write, and reading a battle of a campaign that is not public."),
     403: _("Only the battle's players and the campaign's organisers write."),
     404: _("No such battle (or not visible to a logged-in caller)."),
     409: _(
         "The log moved on and the entry touches the same warriors (stale base_seq), or the "
-        "battle is not set up, already set up, reported, or its campaign archived."
+        "battle is not set up, already set up, reported, its log full, or its campaign "
+        "archived."
     ),
 }
 
@@ -213,9 +226,9 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 READ_ERRORS = errors(401, 404)
 WRITE_ERRORS = errors(400, 401, 403, 404, 409)
 ENTRY_WRITTEN = {
-    201: LogEntrySerializer,
+    201: ENTRY_ANSWER,
     200: OpenApiResponse(
-        LogEntrySerializer,
+        ENTRY_ANSWER,
         description=_("This client_id was posted before: its entry, unchanged."),
     ),
     **WRITE_ERRORS,

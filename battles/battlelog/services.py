@@ -2,11 +2,19 @@
 
 Every write locks the battle row (``select_for_update``), so entries of one battle get their
 ``seq`` one after the other whatever the number of phones posting at once. A ``client_id`` seen
-before returns the entry it created (a phone replaying its queue never duplicates anything).
-The pure tracker (:mod:`rules.engine.tracker`) decides whether an entry fits the battle; this
-module loads, locks, rolls, stores, and — on ``finish`` — fills the battle report through
-:func:`battles.reports.services.battle_report`. A rout that leaves one warband on the field (a
-failed rout test, a voluntary rout) writes the ``finish`` entry by itself, in the same transaction.
+before returns the entry it created (a phone replaying its queue never duplicates anything),
+found through the unique index on ``(battle, client_id)`` once the lock is held. The pure tracker
+(:mod:`rules.engine.tracker`) decides whether an entry fits the battle and rolls it; this module
+loads, locks, stores, and — on ``finish`` — fills the battle report through
+:func:`battles.reports.services.battle_report`. A rout that leaves one warband on the field
+(a failed rout test, a voluntary rout) writes the ``finish`` entry by itself, in the same
+transaction.
+
+The folded state is kept beside the setup (``BattleSetup.state``, the engine's snapshot) and
+updated under the same row lock as each entry, so an append reads neither the log nor folds it:
+its cost does not grow with the log. A correction folds the whole log again (it may change
+everything after the entry it corrects), and so does the first append to a log written before
+the snapshot existed. A battle takes at most :data:`MAX_ENTRIES` entries.
 The setup is written by :mod:`.prebattle`.
 """
 
@@ -19,57 +27,48 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Exists, Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
 from annuminas.validation import json_check
 from battles.common import access
-from battles.models import Battle, BattleLogEntry, BattleParticipant
+from battles.models import Battle, BattleLogEntry, BattleParticipant, BattleSetup
 from battles.reports import services
-from rules.api.serializers import MAX_SEED, AttackSerializer
-from rules.engine import WEAPONS, Dice, RulesError
+from rules.api.serializers import MAX_SEED
+from rules.engine import Dice, RulesError
 from rules.engine.tracker import (
-    KINDS,
+    ROLLED_KINDS,
+    WRITABLE_KINDS,
     BattleState,
     TrackerError,
     challenge_overkill,
+    dice_plan,
     fold,
     resolve_challenge,
-    roll_check,
+    resume,
+    roll_entry,
 )
+from rules.engine.tracker.payloads import REPLACEMENT_KEYS, unknown_key
+from rules.engine.tracker.plans import check_faces
 from rules.presenters import rules_error_to_validation
-from rules.situations import SituationError, build_situation
 
-WRITABLE_KINDS = tuple(kind for kind in KINDS if kind != "setup")  # the setup: see .prebattle
-PAYLOAD_KEYS = {
-    "turn": frozenset({"turn", "side"}),
-    "status": frozenset({"fighter", "status", "by", "weapon", "wounds"}),
-    "check": frozenset({"check", "side", "fighter", "against", "params"}),
-    "attack": frozenset(
-        {"attacker", "target", "mode", "weapon", "options", "modifiers", "attacks"}
-    ),
-    "challenge": frozenset({"step", "fighter", "issued", "params"}),
-    "rout": frozenset({"side", "voluntary"}),
-    "finish": frozenset({"winner", "draw", "reason"}),
-    "note": frozenset({"text"}),
-    "correction": frozenset({"corrects", "replacement"}),
-}
-"""The keys each kind of entry takes (anything else is refused, never stored)."""
-REPLACEMENT_KEYS = frozenset().union(
-    *(keys for kind, keys in PAYLOAD_KEYS.items() if kind != "correction")
-)
+MAX_ENTRIES = 5000
+"""Entries a battle's log takes at most (a long battle writes a few hundred)."""
 MAX_TEXT = 500  # a note's length (rules.engine.tracker.model.MAX_NOTE)
 MAX_KEY = 40
 MAX_BYTES = 4096
 MAX_DEPTH = 5  # payload → replacement → params → friends → a friend
-FIGHTER_KEYS = ("fighter", "by", "attacker", "target", "against")
+FIGHTER_KEYS = ("fighter", "by", "attacker", "target", "against", "charger")
 ORDER_KINDS = ("turn", "rout", "finish", "correction")
-ARMOUR_KINDS = frozenset({"armour", "shield", "helmet"})
 
 
 def _invalid(error: RulesError, prefix: str = "payload") -> ValidationError:
+    """The engine's refusal as a 400: its field under ``payload`` (typed dice are the
+    request's own ``faces``)."""
+    if error.code.startswith("dice."):
+        prefix = ""
     return rules_error_to_validation(error, prefix if getattr(error, "field", None) else "")
 
 
@@ -90,10 +89,12 @@ def _lock(battle: Battle | int) -> Battle:
         raise Http404 from missing
 
 
-def _lock_to_append(battle: Battle | int, *, by) -> Battle:
+def _lock_to_append(battle: Battle | int, *, by, client_id: uuid.UUID | None = None) -> Battle:
     """The battle row locked for a new entry, with only what the append reads: its status, its
-    campaign's ``archived`` flag and its participants' owners (narrow queries; a league day
-    posts thousands of entries, and loading whole rows was a third of a post's time). A battle
+    campaign's ``archived`` flag, its setup with the folded state (``battle.setup``), whether
+    ``client_id`` was posted before (``battle.replayed``, through the unique index on
+    ``(battle, client_id)``) and its participants' owners (narrow queries; a league day posts
+    thousands of entries, and loading whole rows was a third of a post's time). A battle
     ``by`` may not see is a 404 (``Http404``), as if it did not exist, and before any lock is
     taken: its players are its warbands' owners (one narrow read), anyone else is asked the
     campaign's visibility. The participants are read again under the lock for the write's
@@ -113,6 +114,16 @@ def _lock_to_append(battle: Battle | int, *, by) -> Battle:
         )
     except Battle.DoesNotExist as missing:
         raise Http404 from missing
+    # Read after the lock, in a statement of its own: a row joined to the locked one is not
+    # read again when the lock is granted (PostgreSQL re-checks only the locked row), so a
+    # snapshot joined there could be the one the previous writer has just replaced.
+    battle.setup = (
+        BattleSetup.objects.filter(battle_id=pk)
+        .annotate(replayed=Exists(BattleLogEntry.objects.filter(battle_id=pk, client_id=client_id)))
+        .only("id", "data", "state", "state_seq")
+        .first()
+    )
+    battle.replayed = battle.setup is not None and battle.setup.replayed
     participants = BattleParticipant.objects.select_related("warband").only(
         "id", "battle_id", "warband__id", "warband__owner_id"
     )
@@ -127,15 +138,6 @@ def _require_writer(user, battle: Battle) -> None:
         raise Conflict(_("This campaign is archived: nothing in it can change."))
 
 
-def _dice(seed: int | None, faces: Sequence[int] | None) -> Dice:
-    try:
-        if faces:
-            return Dice(faces=list(faces))
-        return Dice(seed=secrets.randbelow(MAX_SEED) if seed is None else seed)
-    except RulesError as error:
-        raise rules_error_to_validation(error, "faces" if faces else "seed") from error
-
-
 def _existing(battle: Battle, client_id: uuid.UUID) -> BattleLogEntry | None:
     return (
         BattleLogEntry.objects.select_related("author")
@@ -144,15 +146,31 @@ def _existing(battle: Battle, client_id: uuid.UUID) -> BattleLogEntry | None:
     )
 
 
-def log_state(battle: Battle) -> BattleState | None:
-    """The fold of the battle's log, or ``None`` before the setup."""
-    items = [
-        {"seq": seq, "kind": kind, "payload": payload}
-        for seq, kind, payload in BattleLogEntry.objects.filter(battle=battle)
+def _entries(battle: Battle) -> list[dict[str, Any]]:
+    return list(
+        BattleLogEntry.objects.filter(battle=battle)
         .order_by("seq")
-        .values_list("seq", "kind", "payload")
-    ]
-    return fold(items) if items else None
+        .values("seq", "kind", "payload")
+    )
+
+
+def log_state(battle: Battle, setup: BattleSetup | None = None) -> BattleState | None:
+    """The battle's state, or ``None`` before the setup: the snapshot kept beside the setup
+    (one query), or the fold of the whole log when there is none yet (a log written before
+    the snapshot existed)."""
+    if setup is None:
+        setup = BattleSetup.objects.filter(battle=battle).only("data", "state", "state_seq").first()
+    if setup is None:
+        return None
+    if setup.state is not None:
+        return resume(setup.data, setup.state)
+    return fold(_entries(battle))
+
+
+def log_state_complete(battle: Battle) -> BattleState | None:
+    """The fold of the whole log, entries and all (a correction needs them)."""
+    entries = _entries(battle)
+    return fold(entries) if entries else None
 
 
 # --- entries -------------------------------------------------------------------------------------
@@ -160,8 +178,17 @@ def _touched(kind: str, payload: Mapping[str, Any]) -> tuple[set[Any], set[Any]]
     """(the warriors an entry reads, the warriors it may change); ``"order"`` for entries that
     move the order of play (turns, routs, the rout test, the finish, corrections)."""
     read = {payload[k] for k in FIGHTER_KEYS if isinstance(payload.get(k), int)}
+    targets = payload.get("targets")
+    if isinstance(targets, list):
+        read.update(t for t in targets if isinstance(t, int))
     changed = {payload[k] for k in ("fighter", "target") if isinstance(payload.get(k), int)}
-    if kind in ORDER_KINDS or (kind == "check" and payload.get("check") == "rout"):
+    if kind in ("charge", "close-combat", "disengage"):
+        changed |= read
+    if (
+        kind in ORDER_KINDS
+        or kind == "close-combat"
+        or (kind == "check" and payload.get("check") == "rout")
+    ):
         read.add("order")
         changed.add("order")
     return read, changed
@@ -182,82 +209,6 @@ def _conflicts(entries: Sequence[Mapping[str, Any]], kind: str, payload, base_se
     return False
 
 
-def _fighter_setup(state: BattleState, fighter_id: int) -> dict[str, Any]:
-    for side in state.setup.sides:
-        for fighter in side.fighters:
-            if fighter.id == fighter_id:
-                return fighter.to_dict()
-    return {}
-
-
-def _attack_request(state: BattleState, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The body of ``/api/v1/rules/attack/`` for this attack: the profiles and equipment of the
-    setup, the target's wounds and status from the battle's state, and what the player adds."""
-    mode = payload.get("mode", "melee")
-    attacker = _fighter_setup(state, payload["attacker"])
-    target = _fighter_setup(state, payload["target"])
-    target_state = state.fighters[payload["target"]]
-    profile, defence = attacker["profile"], target["profile"]
-    carried = [slug for slug in attacker["equipment"] if slug in WEAPONS]
-    weapon = payload.get("weapon")
-    if weapon in (None, "") and mode == "shooting":
-        weapon = next((s for s in carried if WEAPONS[s].kind == "missile"), None)
-    request: dict[str, Any] = {
-        "kind": mode,
-        "attacker": {
-            "ws": profile.get("ws", 3),
-            "bs": profile.get("bs", 3),
-            "s": profile.get("s", 3),
-            "a": max(1, profile.get("a", 1)),
-            "weapon": weapon or None,
-            **{
-                k: v
-                for k, v in (payload.get("options") or {}).items()
-                if k in ("charging", "first_round", "hatred", "frenzy", "fear_failed", "offhand")
-            },
-        },
-        "defender": {
-            "ws": defence.get("ws", 3),
-            "t": max(1, defence.get("t", 3)),
-            "s": defence.get("s", 3),
-            "w": target_state.wounds,
-            "armour": [
-                s for s in target["equipment"] if s in WEAPONS and WEAPONS[s].kind in ARMOUR_KINDS
-            ],
-            "weapons": [
-                s for s in target["equipment"] if s in WEAPONS and WEAPONS[s].kind == "melee"
-            ][:4],
-            "knocked_down": target_state.status == "knocked_down",
-            "stunned": target_state.status == "stunned",
-        },
-        "modifiers": payload.get("modifiers") or {},
-    }
-    if "attacks" in payload:
-        request["attacker"]["a"] = payload["attacks"]
-    return request
-
-
-def _roll_attack(state: BattleState, payload: dict[str, Any], dice: Dice) -> dict[str, Any]:
-    """The same path as ``/api/v1/rules/attack/``: the serializer, the situation, the engine."""
-    serializer = AttackSerializer(data=_attack_request(state, payload))
-    if not serializer.is_valid():
-        raise ValidationError({"payload": [str(serializer.errors)]})
-    try:
-        situation = build_situation(serializer.validated_data)
-    except SituationError as error:
-        raise rules_error_to_validation(error.error, f"payload.{error.prefix}") from error
-    try:
-        result = situation.resolve(dice)
-    except RulesError as error:
-        raise _invalid(error) from error
-    data = result.to_dict()
-    data.pop("rolls", None)  # kept once, in the entry's dice audit
-    duel = challenge_overkill(state, payload, int(data.get("wounding_hits") or 0))
-    if duel is not None:
-        data["challenge"] = duel
-    return data
-
-
 def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
     """The payload with only the keys its kind knows, plain JSON within bounds and storable
     (``annuminas.validation.json_check``: no NUL, which jsonb refuses); a correction's
@@ -267,14 +218,16 @@ def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
         raise ValidationError({"payload": [_("The entry's payload is a JSON object.")]})
     if "result" in payload:
         raise ValidationError({"payload.result": [_("Results are rolled here, not sent.")]})
-    _known(payload, PAYLOAD_KEYS[kind], "payload")
+    _known(unknown_key(kind, payload), "payload")
     replacement = payload.get("replacement")
     if kind == "correction" and isinstance(replacement, Mapping):
         if "result" in replacement:
             raise ValidationError(
                 {"payload.replacement.result": [_("Results are rolled here, not sent.")]}
             )
-        _known(replacement, REPLACEMENT_KEYS, "payload.replacement")
+        unknown = sorted(str(key) for key in replacement if key not in REPLACEMENT_KEYS)
+        if unknown:
+            _known((unknown[0], tuple(sorted(REPLACEMENT_KEYS))), "payload.replacement")
     json_check(
         dict(payload),
         field="payload",
@@ -285,14 +238,14 @@ def _clean_payload(kind: str, payload: Any) -> dict[str, Any]:
     return dict(payload)
 
 
-def _known(payload: Mapping[str, Any], keys: frozenset[str], path: str) -> None:
-    unknown = sorted(str(key) for key in payload if key not in keys)
-    if unknown:
+def _known(unknown: tuple[str, tuple[str, ...]] | None, path: str) -> None:
+    """Refuse the first unknown key, naming the keys the place takes."""
+    if unknown is not None:
+        key, keys = unknown
         raise ValidationError(
             {
-                f"{path}.{unknown[0][:MAX_KEY]}": [
-                    _("Not a field of this entry; it takes %(keys)s.")
-                    % {"keys": ", ".join(sorted(keys))}
+                f"{path}.{key[:MAX_KEY]}": [
+                    _("Not a field of this entry; it takes %(keys)s.") % {"keys": ", ".join(keys)}
                 ]
             }
         )
@@ -311,28 +264,29 @@ def battle_log_append(
     faces: Sequence[int] | None = None,
 ) -> tuple[BattleLogEntry, bool]:
     """Append one entry; return it and whether it was created (``False``: the same
-    ``client_id`` was posted before and its entry is returned unchanged). Checks and attacks
-    are rolled here with ``seed`` or the ``faces`` typed at the table. Locks the battle row;
-    a battle ``by`` may not see is a 404 (``Http404``)."""
-    battle = _lock_to_append(battle, by=by)
+    ``client_id`` was posted before and its entry is returned unchanged). Rolled entries are
+    rolled here with ``seed`` or the ``faces`` typed at the table (exactly the faces the entry
+    needs: fewer or more are refused). Locks the battle row; a battle ``by`` may not see is a
+    404 (``Http404``)."""
+    battle = _lock_to_append(battle, by=by, client_id=client_id)
     _require_writer(by, battle)
-    # The whole log in one read; a replayed client_id is found in it (then read in full).
-    entries = list(
-        BattleLogEntry.objects.filter(battle=battle)
-        .order_by("seq")
-        .values("seq", "kind", "payload", "client_id")
-    )
-    if any(entry["client_id"] == client_id for entry in entries):
+    if battle.replayed:
         return _existing(battle, client_id), False
     if kind not in WRITABLE_KINDS:
         raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
     payload = _clean_payload(kind, payload)
-    if not entries:
+    setup = battle.setup
+    if setup is None:
         raise Conflict(_("Set up the battle before logging it."))
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
         raise Conflict(_("This battle has been reported: its log takes only notes now."))
-    state = fold(entries)
-    _check_base_seq(entries, state, kind, payload, base_seq)
+    state = log_state_complete(battle) if kind == "correction" else log_state(battle, setup)
+    if state.last_seq >= MAX_ENTRIES:
+        raise Conflict(
+            _("This battle's log is full (%(max)d entries): finish the battle.")
+            % {"max": MAX_ENTRIES}
+        )
+    _check_base_seq(battle, state, kind, payload, base_seq)
     seq = state.last_seq + 1
     was_finished = state.finished
     try:
@@ -360,14 +314,18 @@ def battle_log_append(
             author=by,
             client_id=uuid.uuid5(client_id, "finish"),
         )
+    BattleSetup.objects.filter(pk=setup.pk).update(
+        state=state.to_snapshot(), state_seq=state.last_seq
+    )
     if state.finished and not was_finished:
         services.battle_report(battle=battle, reporter=by, report=_report(state))
     return entry, True
 
 
-def _check_base_seq(entries, state: BattleState, kind: str, payload, base_seq) -> None:
+def _check_base_seq(battle: Battle, state: BattleState, kind: str, payload, base_seq) -> None:
     """The entry was written after reading the log up to ``base_seq``: later than the log is a
-    400; earlier is fine unless the entries since touch the same warriors (409)."""
+    400; earlier is fine unless the entries since touch the same warriors (409). Only the
+    entries after ``base_seq`` are read."""
     if base_seq is None:
         return
     if base_seq > state.last_seq:
@@ -379,7 +337,14 @@ def _check_base_seq(entries, state: BattleState, kind: str, payload, base_seq) -
                 ]
             }
         )
-    if base_seq < state.last_seq and _conflicts(entries, kind, payload, base_seq):
+    if base_seq < state.last_seq and _conflicts(
+        BattleLogEntry.objects.filter(battle=battle, seq__gt=base_seq).values(
+            "seq", "kind", "payload"
+        ),
+        kind,
+        payload,
+        base_seq,
+    ):
         raise Conflict(
             _(
                 "The log moved on (now at entry %(seq)d) and touches the same warriors; "
@@ -389,6 +354,15 @@ def _check_base_seq(entries, state: BattleState, kind: str, payload, base_seq) -
         )
 
 
+def _dice(seed: int | None, faces: Sequence[int] | None) -> Dice:
+    try:
+        if faces:
+            return Dice(faces=list(faces))
+        return Dice(seed=secrets.randbelow(MAX_SEED) if seed is None else seed)
+    except RulesError as error:
+        raise rules_error_to_validation(error, "faces" if faces else "seed") from error
+
+
 def _resolve(
     state: BattleState,
     kind: str,
@@ -396,21 +370,38 @@ def _resolve(
     seed: int | None,
     faces: Sequence[int] | None,
 ) -> dict[str, Any] | None:
-    """Roll a check or an attack (or weigh a challenge) into ``payload["result"]``; return the
-    dice audit."""
-    if kind == "check":
-        dice = _dice(seed, faces)
-        payload["result"] = roll_check(state, payload, dice=dice)
-        payload["result"].pop("rolls", None)
-        return dice.to_dict()
+    """Roll a rolled entry into ``payload["result"]`` (or weigh a challenge); return the dice
+    audit. Typed faces must be exactly those the entry needs (:func:`dice_plan`)."""
+    if kind not in ROLLED_KINDS:
+        if faces:
+            check_faces(dice_plan(state, kind, payload, faces))
+        if kind == "challenge":
+            payload["result"] = resolve_challenge(state, payload).to_dict()
+        return None
+    if faces:
+        check_faces(dice_plan(state, kind, payload, faces))
+    dice = _dice(seed, faces)
+    result = roll_entry(state, kind, payload, dice=dice)
+    result.pop("rolls", None)  # kept once, in the entry's dice audit
+    _duel_excess(state, kind, payload, result)
+    payload["result"] = result
+    return dice.to_dict()
+
+
+def _duel_excess(
+    state: BattleState, kind: str, payload: Mapping[str, Any], result: dict[str, Any]
+) -> None:
+    """¡Acobardamiento!: a duellist's blow on his opponent carries its excess wounds."""
     if kind == "attack":
-        state.validate(kind, payload)
-        dice = _dice(seed, faces)
-        payload["result"] = _roll_attack(state, payload, dice)
-        return dice.to_dict()
-    if kind == "challenge":
-        payload["result"] = resolve_challenge(state, payload).to_dict()
-    return None
+        strikes = [(payload, result, result)]
+    elif kind == "close-combat":
+        strikes = [(blow, blow["result"], blow) for blow in result.get("blows", ())]
+    else:
+        return
+    for who, rolled, into in strikes:
+        duel = challenge_overkill(state, who, int(rolled.get("wounding_hits") or 0))
+        if duel is not None:
+            into["challenge"] = duel
 
 
 def _report(state: BattleState) -> services.Report:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from battles.campaigns import setting_checks as checks
 from battles.campaigns.standings import DEFAULT_TIE_BREAKERS, TIE_BREAKER_CHOICES
-from rules.engine.tracker.setup import OPTIONAL_RULES as ENGINE_OPTIONAL_RULES
+from rules.engine.optional_rules import OPTIONAL_RULES as ENGINE_OPTIONAL_RULES
 
 POINTS_RANGE = (-99, 99)
 
@@ -87,24 +87,10 @@ class OptionalRule:
     help: Promise | str = ""
 
 
-OPTIONAL_RULE_TEXTS = {
-    "challenges": (
-        gettext_lazy("Challenges"),
-        gettext_lazy(
-            "A hero may challenge an enemy hero to fight him alone (Personajes y combate › "
-            "Desafíos)."
-        ),
-    ),
-    "flee_pursuit": (
-        gettext_lazy("Flee and pursuit"),
-        gettext_lazy(
-            "A warrior who breaks flees, and his victor may pursue him (Huida y persecución)."
-        ),
-    ),
-}
-# The engine's list, in its order; a key without texts here is shown by its key (a test fails).
+# The engine's list, in its order, with the engine's words in the reader's language.
 OPTIONAL_RULES = tuple(
-    OptionalRule(key, *OPTIONAL_RULE_TEXTS.get(key, (key,))) for key in ENGINE_OPTIONAL_RULES
+    OptionalRule(rule.key, gettext_lazy(rule.label), gettext_lazy(rule.help))
+    for rule in ENGINE_OPTIONAL_RULES
 )
 
 

@@ -84,7 +84,8 @@ def rating_cap_check(cap: int, roster: RosterFacts, campaign: str) -> list[str]:
 
 
 def fighter_type_copies_check(most: int, roster: RosterFacts, campaign: str) -> list[str]:
-    copies = Counter(fighter.type_name for fighter in roster.fighters)
+    """Heroes only: henchmen are the warband's troops, which the cap on copies leaves alone."""
+    copies = Counter(fighter.type_name for fighter in roster.fighters if fighter.hero)
     return [
         _(
             "%(warband)s would field %(count)s × %(type)s; the campaign %(campaign)s "

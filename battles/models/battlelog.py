@@ -36,6 +36,13 @@ class BattleSetup(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    state = models.JSONField(
+        _("folded state"),
+        null=True,
+        blank=True,
+        help_text=_("The log folded up to state_seq (the engine's snapshot); empty: fold it."),
+    )
+    state_seq = models.PositiveIntegerField(_("state folded up to entry"), default=0)
 
     class Meta:
         verbose_name = _("battle setup")
@@ -86,6 +93,10 @@ class BattleLogEntry(models.Model):
         TURN = "turn", _("Turn")
         STATUS = "status", _("Status")
         CHECK = "check", _("Check")
+        CHARGE = "charge", _("Charge")
+        CLOSE_COMBAT = "close-combat", _("Close-combat phase")
+        HITS = "hits", _("Automatic hits")
+        DISENGAGE = "disengage", _("Leaves a combat")
         ATTACK = "attack", _("Attack")
         CHALLENGE = "challenge", _("Challenge")
         ROUT = "rout", _("Rout")

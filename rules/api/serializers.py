@@ -13,6 +13,25 @@ ARMOUR_SLUGS = sorted(
 MAX_SEED = 2**31 - 1
 
 
+class StrictSerializer(serializers.Serializer):
+    """Refuses keys it does not know (a typo such as ``"hatrde": true`` is a 400, never
+    silently ignored), at every level: nested strict serializers refuse theirs."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        unknown[0][:40]: [
+                            _("Unknown field; this takes %(fields)s.")
+                            % {"fields": ", ".join(sorted(self.fields))}
+                        ]
+                    }
+                )
+        return super().to_internal_value(data)
+
+
 def characteristic(**kwargs) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=10, **kwargs)
 
@@ -36,12 +55,12 @@ class DiceSourceSerializer(serializers.Serializer):
         return attrs
 
 
-class RollSerializer(DiceSourceSerializer):
+class RollSerializer(StrictSerializer, DiceSourceSerializer):
     expression = serializers.CharField(max_length=16, help_text=_("D6, D3, 2D6, 5D6, D66 …"))
     purpose = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
 
 
-class AttackerSerializer(serializers.Serializer):
+class AttackerSerializer(StrictSerializer):
     ws = characteristic(required=False, help_text=_("HA (weapon skill); melee"))
     bs = characteristic(required=False, help_text=_("HP (ballistic skill); shooting"))
     s = characteristic(required=False, default=3, help_text=_("F (strength)"))
@@ -53,7 +72,14 @@ class AttackerSerializer(serializers.Serializer):
         choices=MELEE_WEAPONS, required=False, allow_blank=True, allow_null=True
     )
     charging = serializers.BooleanField(required=False, default=False)
-    first_round = serializers.BooleanField(required=False, default=True)
+    first_round = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text=_(
+            "The first round of this combat (always when charging): flails' and morning stars' "
+            "Strength bonus, hatred's re-rolls and a failed fear test count only then."
+        ),
+    )
     frenzy = serializers.BooleanField(required=False, default=False)
     hatred = serializers.BooleanField(required=False, default=False)
     diving_charge = serializers.BooleanField(required=False, default=False)
@@ -61,7 +87,7 @@ class AttackerSerializer(serializers.Serializer):
     distance_cm = serializers.FloatField(min_value=0, max_value=500, required=False)
 
 
-class DefenderSerializer(serializers.Serializer):
+class DefenderSerializer(StrictSerializer):
     ws = characteristic(help_text=_("HA (weapon skill)"))
     t = serializers.IntegerField(min_value=1, max_value=10, help_text=_("R (toughness)"))
     w = serializers.IntegerField(
@@ -92,14 +118,14 @@ class DefenderSerializer(serializers.Serializer):
     large = serializers.BooleanField(required=False, default=False)
 
 
-class ModifiersSerializer(serializers.Serializer):
+class ModifiersSerializer(StrictSerializer):
     cover = serializers.BooleanField(required=False, default=False)
     long_range = serializers.BooleanField(required=False, default=False)
     moved = serializers.BooleanField(required=False, default=False)
     large_target = serializers.BooleanField(required=False, default=False)
 
 
-class SituationSerializer(serializers.Serializer):
+class SituationSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=["melee", "shooting"])
     attacker = AttackerSerializer()
     defender = DefenderSerializer()
@@ -130,6 +156,8 @@ class SituationSerializer(serializers.Serializer):
 
 
 class AttackSerializer(SituationSerializer, DiceSourceSerializer):
+    """A situation to roll, with its dice source; every unknown key refused."""
+
     def validate(self, attrs):
         attrs = SituationSerializer.validate(self, attrs)
         return DiceSourceSerializer.validate(self, attrs)

@@ -9,4 +9,5 @@ urlpatterns = [
     path("attack/", views.AttackView.as_view(), name="rules-attack"),
     path("odds/", views.OddsView.as_view(), name="rules-odds-api"),
     path("tables/", views.TablesView.as_view(), name="rules-tables"),
+    path("vocabulary/", views.VocabularyView.as_view(), name="rules-vocabulary"),
 ]

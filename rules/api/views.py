@@ -18,8 +18,12 @@ from rules.engine import (
     check_parameters,
     run_check,
     tables_as_dict,
+    vocabulary,
 )
+from rules.engine.checks import BATTLE_CHECKS, LABELS
+from rules.engine.optional_rules import OPTIONAL_RULES
 from rules.presenters import present_odds, present_result, rules_error_to_validation
+from rules.selectors import racial_maximums
 from rules.situations import SituationError, build_situation
 
 from .serializers import (
@@ -83,7 +87,12 @@ class CheckListView(RulesAPIView):
     def get(self, request):
         return Response(
             {
-                kind: {"parameters": check_parameters(kind), "url": f"{request.path}{kind}/"}
+                kind: {
+                    "label": _(LABELS[kind]),
+                    "battle": kind in BATTLE_CHECKS,
+                    "parameters": check_parameters(kind),
+                    "url": f"{request.path}{kind}/",
+                }
                 for kind in CHECKS
             }
         )
@@ -183,10 +192,35 @@ class OddsView(RulesAPIView):
         return Response(present_odds(odds.to_dict()))
 
 
+class VocabularyView(RulesAPIView):
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="Every special-rule key a warrior may carry, and which engine step reads it",
+        description=(
+            "`rules`: keys of fighter types, skills and injuries; `item_keys`: keys of an "
+            "item's rules data; `steps`: the engine's steps. A key no step reads (`players`) "
+            "is applied by the players at the table; `note` says what they do. "
+            "`optional_rules`: the rulebook's optional rules a campaign may turn on."
+        ),
+    )
+    def get(self, request):
+        data = vocabulary.catalogue()
+        data["steps"] = {key: _(text) for key, text in data["steps"].items()}
+        for row in [*data["rules"], *data["item_keys"]]:
+            row["label"] = _(row["label"])
+            row["note"] = _(row["note"]) if row["note"] else ""
+        data["optional_rules"] = [
+            {"key": rule.key, "label": _(rule.label), "help": _(rule.help)}
+            for rule in OPTIONAL_RULES
+        ]
+        return Response(data)
+
+
 class TablesView(RulesAPIView):
     @extend_schema(
         responses=OpenApiTypes.OBJECT,
         summary="The tables in force (to hit, to wound, saves, injuries, criticals…)",
     )
     def get(self, request):
-        return Response(tables_as_dict())
+        # The racial maximums in force are the catalogue's (one source: the content pack).
+        return Response({**tables_as_dict(), "racial_maximums": racial_maximums()})

@@ -14,7 +14,7 @@ Modules and public API:
 * :mod:`~rules.engine.tables` — default tables as data, ``tables_as_dict()``.
 * :mod:`~rules.engine.equipment` — ``WEAPONS`` (weapons and armour by slug), ``Equipment``.
 * :mod:`~rules.engine.checks` (package: leadership, psychology, movement, falls, pursuit,
-  registry) — one function per check of seed 000 / 002; ``CHECKS`` registry,
+  registry) — one function per check of the rules (and of flee and pursuit); ``CHECKS`` registry,
   ``run_check(kind, params, dice=...)``, ``check_parameters(kind)``, ``CheckResult``.
 * :mod:`~rules.engine.combat` (package: specs, plans, resolve, strikes) — ``AttackerSpec``,
   ``DefenderSpec``, ``ShooterSpec``, ``RuleOptions``, ``resolve_attack``, ``resolve_phase``,
@@ -23,7 +23,7 @@ Modules and public API:
 * :mod:`~rules.engine.odds` — ``melee_odds``, ``shooting_odds``, ``OddsResult`` (Fractions).
 * :mod:`~rules.engine.simulate` — ``simulate_phase``, ``simulate_shooting``, ``simulate_duel``,
   ``Fighter``, ``SimulationResult``, ``DuelResult``.
-* :mod:`~rules.engine.challenges` — optional "Desafíos" rule (seed 004).
+* :mod:`~rules.engine.challenges` — optional "Desafíos" rule (Personajes y combate).
 * :mod:`~rules.engine.postbattle` (package: injuries, experience, advances, finds) —
   ``serious_injury``, ``henchman_injury``, ``battle_experience``, ``underdog_bonus``,
   ``advances_earned``, ``hero_advance``, ``henchman_advance``, ``exploration``, ``sell_finds``,

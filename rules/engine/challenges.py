@@ -1,4 +1,5 @@
-"""Desafíos (challenges between heroes), an optional campaign rule taken from seed 004.
+"""Desafíos (challenges between heroes), an optional campaign rule taken from
+Personajes y combate › Desafíos.
 
 * Issuing: at the start of each close combat, before any blow, one challenge per combat while
   none is in progress. The active player decides first; if he issues none, his opponent may.

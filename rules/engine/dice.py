@@ -9,10 +9,10 @@ Same seed, same results in every process: a seeded :class:`Dice` draws from its 
 ``random.Random(seed)``; the global generator and ``hash()`` are never used. Given faces are
 consumed in order, one per die (a D66 takes two: tens then units; a D3 takes a face 1..3).
 
-Re-rolls follow the conventions of seed 003: a roll is re-rolled at most once (a re-roll cannot
-be re-rolled again), re-rolling a sum (2D6) re-rolls all its dice, and re-rolls happen before
-modifiers (callers apply modifiers to the re-rolled total). The record marks a re-roll with
-``reroll_of`` (the index of the roll it replaces).
+Re-rolls follow the dice conventions of the rules' FAQ: a roll is re-rolled at most once (a
+re-roll cannot be re-rolled again), re-rolling a sum (2D6) re-rolls all its dice, and re-rolls
+happen before modifiers (callers apply modifiers to the re-rolled total). The record marks a
+re-roll with ``reroll_of`` (the index of the roll it replaces).
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ def parse_expression(expression: str) -> DiceSpec:
 
 @dataclass(frozen=True)
 class Roll:
-    """One recorded roll: what was rolled, the faces, the total, why, and what it re-rolls."""
+    """One recorded roll: what was rolled, the faces, the total, why, what it re-rolls, and
+    ``scope`` (who rolls against whom, when a phase has several fighters: ``"12>31"``)."""
 
     index: int
     expression: str
@@ -107,13 +108,14 @@ class Roll:
     total: int
     purpose: str = ""
     reroll_of: int | None = None
+    scope: str = ""
 
     @property
     def is_reroll(self) -> bool:
         return self.reroll_of is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "index": self.index,
             "expression": self.expression,
             "faces": list(self.faces),
@@ -121,6 +123,34 @@ class Roll:
             "purpose": self.purpose,
             "reroll_of": self.reroll_of,
         }
+        if self.scope:
+            data["scope"] = self.scope
+        return data
+
+
+class DiceShortfall(DiceError):
+    """Typed faces ran out: ``purpose`` and ``expression`` of the step that needs more,
+    ``missing`` faces it still needs, ``scope`` of the roll (see :class:`Roll`)."""
+
+    code = "dice.exhausted"
+
+    def __init__(
+        self,
+        template: str,
+        *,
+        purpose: str,
+        expression: str,
+        missing: int,
+        scope: str,
+        reroll: bool = False,
+        **params: Any,
+    ) -> None:
+        self.purpose = purpose
+        self.expression = expression
+        self.missing = missing
+        self.scope = scope
+        self.reroll = reroll
+        super().__init__(template, purpose=purpose or "-", expression=expression, **params)
 
 
 class Dice:
@@ -140,7 +170,10 @@ class Dice:
         self._rerolled: set[int] = set()
         self._faces: tuple[int, ...] | None = None
         self._position = 0
+        self._batch_end = 0  # the face position where the current step's dice end
+        self._rerolling = False
         self._rng: random.Random | None = None
+        self.scope = ""
         if faces is not None:
             given = tuple(faces)
             for face in given:
@@ -187,14 +220,17 @@ class Dice:
             return self._rng.randint(1, sides)
         given = self._faces or ()
         if self._position >= len(given):
-            raise DiceError(
+            missing = max(self._batch_end, self._position + 1) - len(given)
+            raise DiceShortfall(
                 _(
                     "The given dice ran out: %(expression)s for %(purpose)s needs another face, "
                     "but all %(count)d faces were used."
                 ),
-                code="dice.exhausted",
+                purpose=purpose or "",
                 expression=expression,
-                purpose=purpose or "-",
+                missing=missing,
+                scope=self.scope,
+                reroll=self._rerolling,
                 count=len(given),
             )
         face = given[self._position]
@@ -220,10 +256,25 @@ class Dice:
     def roll(self, expression: str = "D6", purpose: str = "") -> Roll:
         """Roll ``expression`` (``D6``, ``2D6``, ``D66``…) and record it with its ``purpose``."""
         spec = parse_expression(expression)
+        self._batch_end = max(self._batch_end, self._position + _faces_of(spec))
         faces, total = self._draw(spec, spec.expression, purpose)
-        roll = Roll(len(self.record), spec.expression, faces, total, purpose)
+        roll = Roll(len(self.record), spec.expression, faces, total, purpose, scope=self.scope)
         self.record.append(roll)
         return roll
+
+    def roll_each(self, count: int, purpose: str, expression: str = "D6") -> list[Roll]:
+        """Roll ``count`` dice one by one, as one step at the table ("3 to hit"): typed faces
+        that run out in the middle say how many of the step are still missing."""
+        spec = parse_expression(expression)
+        self._batch_end = self._position + count * _faces_of(spec)
+        return [self.roll(expression, purpose) for _n in range(count)]
+
+    def reroll_each(self, rolls: list[Roll], purpose: str | None = None) -> list[Roll]:
+        """Re-roll several rolls as one step (hatred's misses), each at most once."""
+        self._batch_end = self._position + sum(
+            _faces_of(parse_expression(roll.expression)) for roll in rolls
+        )
+        return [self.reroll(roll, purpose) for roll in rolls]
 
     def d6(self, purpose: str = "") -> int:
         """Roll one D6 and return its face."""
@@ -244,9 +295,16 @@ class Dice:
             )
         spec = parse_expression(roll.expression)
         why = roll.purpose if purpose is None else purpose
-        faces, total = self._draw(spec, spec.expression, why)
+        self._batch_end = max(self._batch_end, self._position + _faces_of(spec))
+        self._rerolling = True
+        try:
+            faces, total = self._draw(spec, spec.expression, why)
+        finally:
+            self._rerolling = False
         self._rerolled.add(roll.index)
-        new = Roll(len(self.record), spec.expression, faces, total, why, reroll_of=roll.index)
+        new = Roll(
+            len(self.record), spec.expression, faces, total, why, roll.index, scope=self.scope
+        )
         self.record.append(new)
         return new
 
@@ -265,6 +323,11 @@ class Dice:
             "source": self.source,
             "record": [roll.to_dict() for roll in self.record],
         }
+
+
+def _faces_of(spec: DiceSpec) -> int:
+    """Typed faces one roll of ``spec`` takes (a D66 takes two)."""
+    return 2 if spec.sides == D66_SIDES else spec.count
 
 
 def roll_expression(expression: str, *, dice: Dice, purpose: str = "") -> Roll:

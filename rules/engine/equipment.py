@@ -1,4 +1,4 @@
-"""Weapons and armour of reference §6, as data (a content pack may supply its own table).
+"""Weapons and armour (Armas y armaduras), as data (a content pack may supply its own table).
 
 ``WEAPONS`` maps a slug to an :class:`Equipment` row; the combat code reads only these fields,
 never the slugs, so a league's pack can add or change items without touching code. Prices are
@@ -40,6 +40,8 @@ class Equipment:
     strikes_first_first_round: bool = False
     strikes_last: bool = False
     two_handed: bool = False
+    no_second_weapon: bool = False
+    no_buckler: bool = False
     mounted_only: bool = False
     range_cm: int | None = None
     strength: int | None = None
@@ -79,6 +81,7 @@ WEAPONS: dict[str, Equipment] = _items(
         MELEE,
         price=10,
         strikes_first_first_round=True,
+        no_second_weapon=True,
         notes=_("Strikes first in the first round; only a shield or buckler in the other hand."),
     ),
     Equipment("alabarda", "Alabarda", MELEE, price=10, strength_bonus=1, two_handed=True),
@@ -88,6 +91,8 @@ WEAPONS: dict[str, Equipment] = _items(
         MELEE,
         price=15,
         strength_bonus_first_round=1,
+        no_second_weapon=True,
+        no_buckler=True,
         notes=_("No second weapon or buckler."),
     ),
     Equipment(
@@ -96,6 +101,8 @@ WEAPONS: dict[str, Equipment] = _items(
         MELEE,
         price=15,
         strength_bonus_first_round=1,
+        no_second_weapon=True,
+        no_buckler=True,
         notes=_("No second weapon or buckler."),
     ),
     Equipment(
@@ -168,11 +175,67 @@ WEAPONS: dict[str, Equipment] = _items(
 )
 
 
+CATALOGUE_FIELDS = frozenset(
+    {
+        "strength_bonus",
+        "strength_bonus_first_round",
+        "enemy_save_bonus",
+        "parry",
+        "concussion",
+        "strikes_first_first_round",
+        "strikes_last",
+        "two_handed",
+        "no_second_weapon",
+        "no_buckler",
+        "mounted_only",
+        "range_cm",
+        "strength",
+        "uses_user_strength",
+        "no_range_or_move_penalties",
+        "move_or_fire",
+        "save",
+        "save_bonus",
+        "movement_penalty_cm_with_shield",
+        "special_save_vs_stun",
+    }
+)
+"""Keys of a catalogue item's ``rules`` data that are fields of :class:`Equipment` as they are."""
+KINDS = (MELEE, MISSILE, ARMOUR, SHIELD, HELMET)
+
+
+def equipment_from_catalogue(
+    slug: str, name: str, kind: str, rules: Mapping[str, Any]
+) -> Equipment | None:
+    """The engine's item for a catalogue row (``kind`` and ``rules`` data as the content pack
+    writes them), or ``None`` for an item that is no weapon nor armour. The catalogue writes
+    ``save_modifier`` as the change to the enemy's save (``-1``: an axe makes it one worse); the
+    engine counts how much worse it gets (``1``)."""
+    if kind not in KINDS:
+        return None
+    fields = {key: value for key, value in rules.items() if key in CATALOGUE_FIELDS}
+    if rules.get("save_modifier"):
+        fields["save_modifier"] = -int(rules["save_modifier"])
+    if kind == SHIELD and rules.get("buckler"):
+        fields["parry"] = True
+    try:
+        return Equipment(slug, name, kind, **fields)
+    except TypeError:  # a value of the wrong type in a league's pack: use the defaults
+        return WEAPONS.get(slug)
+
+
 def equipment_item(
-    slug: str, *, kinds: tuple[str, ...], field: str, table: Mapping[str, Equipment] | None = None
+    slug: str,
+    *,
+    kinds: tuple[str, ...],
+    field: str,
+    table: Mapping[str, Equipment] | None = None,
+    items: tuple[Equipment, ...] = (),
 ) -> Equipment:
-    """The item ``slug`` of one of ``kinds``, or a :class:`SpecError` naming ``field``."""
-    item = (WEAPONS if table is None else table).get(slug)
+    """The item ``slug`` of one of ``kinds`` (``items``: a warrior's own catalogue items, looked
+    up first), or a :class:`SpecError` naming ``field``."""
+    item = next((i for i in items if i.slug == slug), None)
+    if item is None:
+        item = (WEAPONS if table is None else table).get(slug)
     if item is None:
         raise SpecError(_("%(slug)s is not a known item."), field=field, slug=slug)
     if item.kind not in kinds:

@@ -36,7 +36,7 @@ from rules.engine.combat import (
     shooting_plan,
 )
 from rules.engine.explain import Step
-from rules.engine.tables import CRITICAL_TABLE, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED
+from rules.engine.tables import CRITICAL_TABLE, KNOCKED_DOWN, OUT_OF_ACTION, STUNNED, lookup
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -145,21 +145,31 @@ def _parry_chance(plan: PhasePlan, best: int, best_group: int) -> Fraction:
 
 # To wound ---------------------------------------------------------------------------------------
 
-State = tuple[bool, int, int]
-"""(critical used, wounds lost capped at H, worst injury severity so far)."""
+State = tuple[bool, int, int, bool]
+"""(critical used, wounds lost capped at H, worst injury severity so far, lucky charm used)."""
 
 
 @lru_cache(maxsize=64)
-def _injury_distribution(bonus: int, concussion: bool) -> tuple[tuple[int, Fraction], ...]:
+def _injury_distribution(
+    bonus: int, concussion: bool, hardy: bool = False
+) -> tuple[tuple[int, Fraction], ...]:
     out: dict[int, Fraction] = defaultdict(Fraction)
     for face in range(1, 7):
-        out[SEVERITY[injury_result(face + bonus, concussion=concussion)]] += SIXTH
+        result = injury_result(face + bonus, concussion=concussion, hard_to_kill=hardy)
+        out[SEVERITY[result]] += SIXTH
     return tuple(sorted(out.items()))
 
 
 @lru_cache(maxsize=4096)
 def _apply_wounds(
-    lost: int, worst: int, wounds: int, bonus: int, concussion: bool, max_wounds: int, kd: bool
+    lost: int,
+    worst: int,
+    wounds: int,
+    bonus: int,
+    concussion: bool,
+    max_wounds: int,
+    kd: bool,
+    hardy: bool = False,
 ) -> tuple[tuple[int, int, Fraction], ...]:
     """(lost, worst, probability) after ``wounds`` unsaved wounds."""
     states: dict[tuple[int, int], Fraction] = {(lost, worst): ONE}
@@ -172,45 +182,46 @@ def _apply_wounds(
             elif kd:
                 nxt[(new_lost, OOA)] += chance
             else:
-                for severity, p in _injury_distribution(bonus, concussion):
+                for severity, p in _injury_distribution(bonus, concussion, hardy):
                     nxt[(new_lost, max(now_worst, severity))] += chance * p
         states = nxt
     return tuple((k[0], k[1], v) for k, v in states.items())
 
 
 @lru_cache(maxsize=1024)
-def _critical_rows() -> tuple[tuple[Fraction, int, bool, int], ...]:
-    return tuple(
-        (
-            Fraction(row["max"] - row["min"] + 1, 6),
-            row["wounds"],
-            row["armour_save"],
-            row["injury_bonus"],
-        )
-        for row in CRITICAL_TABLE
-    )
+def _critical_rows(bonus: int = 0) -> tuple[tuple[Fraction, int, bool, int], ...]:
+    """(probability, wounds, armour save allowed, injury bonus) of each critical result, the
+    die read with ``bonus`` added (hunting arrows, web of steel; never above 6)."""
+    out: dict[tuple[int, bool, int], Fraction] = defaultdict(Fraction)
+    for face in range(1, 7):
+        row = lookup(CRITICAL_TABLE, min(6, face + bonus), table="critical")
+        out[(row["wounds"], row["armour_save"], row["injury_bonus"])] += SIXTH
+    return tuple((p, wounds, saveable, b) for (wounds, saveable, b), p in out.items())
 
 
 @lru_cache(maxsize=4096)
 def _hit_outcomes(
-    profile: WoundProfile, critical_available: bool
+    profile: WoundProfile, critical_available: bool, special_save: int | None = None
 ) -> tuple[tuple[Fraction, int, int, bool], ...]:
     """What one hit does: (probability, unsaved wounds, injury bonus, critical used)."""
     if profile.needed is None:
         return ((ONE, 0, 0, False),)
     save = ZERO if profile.save is None else Fraction(7 - profile.save, 6)
+    ward = ZERO if special_save is None else Fraction(7 - special_save, 6)
     out: dict[tuple[int, int, bool], Fraction] = defaultdict(Fraction)
     out[(0, 0, False)] += Fraction(profile.needed - 1, 6)
     normal = Fraction(7 - profile.needed - (1 if critical_available else 0), 6)
-    out[(0, 0, False)] += normal * save
-    out[(1, 0, False)] += normal * (1 - save)
+    kept = normal * (1 - save)
+    out[(0, 0, False)] += normal * save + kept * ward
+    out[(1, profile.injury_bonus, False)] += kept * (1 - ward)
     if critical_available:
-        for p_row, wounds, saveable, bonus in _critical_rows():
+        for p_row, wounds, saveable, bonus in _critical_rows(profile.critical_bonus):
             chance = SIXTH * p_row
             if saveable:
                 out[(0, 0, True)] += chance * save
                 chance = chance * (1 - save)
-            out[(wounds, bonus, True)] += chance
+            out[(0, 0, True)] += chance * ward
+            out[(wounds, bonus + profile.injury_bonus, True)] += chance * (1 - ward)
     return tuple((p, k, b, used) for (k, b, used), p in out.items() if p)
 
 
@@ -221,19 +232,38 @@ def _hit_step(
     if profile.needed is None:
         return states
     nxt: dict[State, list[Fraction]] = {}
-    for (used, lost, worst), (chance, mass) in states.items():
+    charm = ZERO if plan.first_wound_save is None else Fraction(7 - plan.first_wound_save, 6)
+    for (used, lost, worst, spent), (chance, mass) in states.items():
         available = profile.criticals and not (plan.one_critical and used)
-        for p, wounds, bonus, crit in _hit_outcomes(profile, available):
+        for p, wounds, bonus, crit in _hit_outcomes(profile, available, plan.special_save):
             new_used = used or (crit and plan.one_critical)
             if wounds == 0:
-                _accumulate(nxt, (new_used, lost, worst), chance * p, mass * p)
+                _accumulate(nxt, (new_used, lost, worst, spent), chance * p, mass * p)
                 continue
+            if plan.first_wound_save is not None and not spent:
+                # The lucky charm: the first wound he suffers is ignored on its roll.
+                _accumulate(
+                    nxt, (new_used, lost, worst, True), chance * p * charm, mass * p * charm
+                )
+                p, spent_now = p * (1 - charm), True
+            else:
+                spent_now = spent
             for new_lost, new_worst, q in _apply_wounds(
-                lost, worst, wounds, bonus, profile.concussion, plan.wounds, plan.knocked_down_mode
+                lost,
+                worst,
+                wounds,
+                bonus,
+                profile.concussion,
+                plan.wounds,
+                plan.knocked_down_mode,
+                plan.hard_to_kill,
             ):
                 pq = p * q
                 _accumulate(
-                    nxt, (new_used, new_lost, new_worst), chance * pq, (mass + chance * wounds) * pq
+                    nxt,
+                    (new_used, new_lost, new_worst, spent_now),
+                    chance * pq,
+                    (mass + chance * wounds) * pq,
                 )
     return nxt
 
@@ -256,16 +286,18 @@ def plan_odds(plan: PhasePlan) -> tuple[dict[str, Fraction], Fraction]:
         outcomes[OUT_OF_ACTION] = ONE
         return outcomes, ZERO
     hit_counts = _after_to_hit(plan)
-    start: dict[State, list[Fraction]] = {(False, 0, 0): [ONE, ZERO]}
+    start: dict[State, list[Fraction]] = {(False, 0, 0, False): [ONE, ZERO]}
     final: dict[State, list[Fraction]] = defaultdict(lambda: [ZERO, ZERO])
     _fold_groups(plan, hit_counts, start, 0, (), final)
     expected = ZERO
     helmet = ZERO if plan.helmet_save is None else Fraction(7 - plan.helmet_save, 6)
-    for (_used, lost, worst), (chance, mass) in final.items():
+    for (_used, lost, worst, _spent), (chance, mass) in final.items():
         expected += mass
         if worst == 0:
             outcomes["wounded" if lost else "unharmed"] += chance
             continue
+        if worst == SEVERITY[STUNNED] and plan.stun_to_knockdown:
+            worst = SEVERITY[KNOCKED_DOWN]  # lembas, thick skull: whatever the helmet says
         if worst == SEVERITY[STUNNED] and helmet:
             _add_outcome(outcomes, SEVERITY[KNOCKED_DOWN], plan, chance * helmet)
             chance = chance * (1 - helmet)

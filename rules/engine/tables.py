@@ -1,4 +1,5 @@
-"""Default tables as data (reference §1-§5), their lookups, and a JSON view of all of them.
+"""Default tables as data (to hit, to wound, shooting, saves, injuries, the campaign's), their
+lookups, and a JSON view of all of them.
 
 Tables are plain tuples of dicts (``{"min": 2, "max": 5, "result": "skill"}``; ``"max": None``
 means "and above"), so a campaign's content pack can pass its own rows to the post-battle
@@ -279,7 +280,9 @@ RATING_PER_LARGE_CREATURE = 20
 
 RACIAL_MAXIMUMS: dict[str, Profile] = {
     "human": Profile.from_inches(4, 6, 6, 4, 4, 3, 6, 4, 9),
-    "elf": Profile.from_inches(5, 7, 7, 4, 4, 3, 9, 4, 10),
+    # Reglas › Atributos: "un ágil Elfo tiene una capacidad de movimiento de 12 centímetros"
+    # (Mordheim's 5" would be 12.5 cm); the default content pack says 12 too.
+    "elf": Profile(12, 7, 7, 4, 4, 3, 9, 4, 10),
     "dwarf": Profile.from_inches(3, 7, 6, 4, 5, 3, 5, 4, 10),
     "orc": Profile.from_inches(4, 6, 6, 4, 5, 3, 5, 4, 9),
     "goblin": Profile.from_inches(4, 5, 6, 4, 4, 3, 6, 4, 7),

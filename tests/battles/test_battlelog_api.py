@@ -104,16 +104,15 @@ def test_setup_excludes_fighters_who_miss_the_battle(make_league):
 
 
 def play_battle(table: Table) -> None:
-    """Turn 1: A shoots nothing, B takes two of A's out of action; turn 2: A's rout test fails."""
+    """Turn 1: A's leader charges and their combat is fought in each turn (seeded dice), B takes
+    two of A's out of action; turn 2: A's rout test fails."""
     a, b = table.fighters(table.a), table.fighters(table.b)
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
-    table.post(
-        table.phone_a,
-        "attack",
-        payload={"attacker": a[0], "target": b[1], "mode": "melee", "weapon": ""},
-        seed=3,
-    )
+    table.post(table.phone_a, "charge", payload={"charger": a[0], "targets": [b[1]]})
+    table.post(table.phone_a, "close-combat", payload={"fighter": a[0]}, seed=3)
     table.post(table.phone_b, "turn", payload={"turn": 1, "side": table.b.pk})
+    if table.state()["combats"]:
+        table.post(table.phone_b, "close-combat", payload={"fighter": b[1]}, seed=4)
     table.post(
         table.phone_b,
         "status",
@@ -154,23 +153,41 @@ def test_a_whole_battle_logged_through_the_api_fills_the_report(table):
         (e.turn, e.actor_id, e.target_id, e.weapon)
         for e in battle.events.filter(kind=BattleEvent.Kind.OUT_OF_ACTION).order_by("id")
     ]
-    attack = BattleLogEntry.objects.get(battle=battle, kind="attack")
-    expected = [(1, b[0], a[1], "espada"), (1, b[0], a[2], "espada")]
-    if attack.payload["result"]["outcome"] == "out_of_action":
-        expected.insert(0, (1, a[0], b[1], ""))
+    fights = BattleLogEntry.objects.filter(battle=battle, kind="close-combat").order_by("seq")
+    expected = [
+        (1, blow["attacker"], blow["target"], _weapon(fight, blow["attacker"]))
+        for fight in fights
+        for blow in fight.payload["result"]["blows"]
+        if blow["result"]["outcome"] == "out_of_action"
+    ]
+    expected += [(1, b[0], a[1], "espada"), (1, b[0], a[2], "espada")]
     assert out == expected
     assert battle.events.filter(kind="rout", actor_warband=table.a, voluntary=False).count() == 1
     assert sorted(results[table.a.pk].fighters.values_list("pk", flat=True)) == sorted(a)
-    # The attack went through the engine: its outcome shows in the target's state.
-    target = next(f for side in table.state()["sides"] for f in side["fighters"] if f["id"] == b[1])
-    outcome = attack.payload["result"]["outcome"]
-    assert target["status"] == {"unharmed": "in_play", "wounded": "in_play"}.get(outcome, outcome)
-    assert attack.dice["seed"] == 3 and attack.dice["record"]
+    # The close combat went through the engine: its outcome shows in the fighters' state.
+    last = fights.last().payload["result"]["fighters"]
+    states = {f["id"]: f for side in table.state()["sides"] for f in side["fighters"]}
+    for fighter_id, after in last.items():
+        now = states[int(fighter_id)]["status"]
+        assert now == {"standing": "in_play"}.get(after["status"], after["status"])
+    assert fights.first().dice["seed"] == 3 and fights.first().dice["record"]
     # The opponent only confirms.
     confirm = table.phone_b.post(
         f"/api/v1/battles/{battle.pk}/confirm/", {"version": battle.version}, format="json"
     )
     assert confirm.status_code == 200, confirm.json()
+
+
+def _weapon(fight: BattleLogEntry, attacker: int) -> str:
+    """The weapon the report names for a blow: the striker's main weapon, from the dice
+    audit's to-hit steps (the phase's result names each blow's weapon in its steps)."""
+    for blow in fight.payload["result"]["blows"]:
+        if blow["attacker"] == attacker:
+            for step in blow["result"]["steps"]:
+                if step["code"] == "melee.weapon":
+                    weapon = step["params"]["weapon"]
+                    return "" if weapon == "arma-de-mano" else weapon
+    return ""
 
 
 def test_replaying_the_same_queue_twice_changes_nothing(table):
@@ -262,19 +279,20 @@ def test_a_write_costs_the_same_few_queries_whatever_the_logs_length(
     table, django_assert_max_num_queries
 ):
     """The participants' owners (may the caller see it?), the battle locked with its
-    campaign's archived flag, its participants again under the lock, the log, the insert (and
-    the test's savepoint pair): the log is folded in memory. A player is one of the owners; an
-    organiser who does not play in it costs two queries more (the campaign's visibility, his
-    role)."""
+    campaign's archived flag, then under the lock its setup with the folded state and whether
+    the client_id was posted before, its participants again, the insert, the state's update
+    (and the test's savepoint pair): the log itself is never read. A player is one of the
+    owners; an organiser who does not play in it costs two queries more (the campaign's
+    visibility, his role)."""
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         table.post(table.phone_a, "note", payload={"text": "corta"})
     for number in range(40):
         table.post(table.phone_a, "note", payload={"text": f"nota {number}"})
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         table.post(table.phone_a, "note", payload={"text": "larga"})
     organiser = client_for(table.battle.campaign.memberships.get(role="organiser").user)
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         table.post(organiser, "note", payload={"text": "del organizador"})
 
 

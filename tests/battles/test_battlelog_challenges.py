@@ -1,4 +1,5 @@
-"""Challenges (seed 004) in the log where the campaign uses them; a rout finishes the battle."""
+"""Challenges (Personajes y combate › Desafíos) in the log where the campaign uses them, issued
+in a combat before its blows; a rout finishes the battle."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ def test_a_challenge_issued_accepted_and_fought_to_the_end(make_league):
     table = set_up(make_league(henchmen=3, optional_rules=["challenges"]))
     a, b = table.fighters(table.a), table.fighters(table.b)
     assert table.state()["challenges"] is True
+    # A hero out of any fight may not challenge anyone.
+    table.post(table.phone_a, "challenge", expect=400, payload={"step": "issue", "fighter": a[0]})
+    # A's leader charges B's leader and a henchman; another of A's joins against B's leader.
+    table.post(table.phone_a, "charge", payload={"charger": a[0], "targets": [b[0], b[1]]})
+    table.post(table.phone_a, "charge", payload={"charger": a[1], "targets": [b[0]]})
     issued = table.post(table.phone_a, "challenge", payload={"step": "issue", "fighter": a[0]})
     assert issued["payload"]["result"]["outcome"] == "allowed"
     due = table.state()["checks_due"]
@@ -46,7 +52,8 @@ def test_a_challenge_issued_accepted_and_fought_to_the_end(make_league):
         "issued": issued["seq"],
         "required": True,
     } in due
-    # A henchman cannot answer it; the enemy leader accepts.
+    # No blow before the answer; a henchman cannot answer it; the enemy leader accepts.
+    table.post(table.phone_a, "close-combat", expect=400, payload={"fighter": a[0]}, seed=1)
     table.post(table.phone_b, "challenge", expect=400, payload={"step": "accept", "fighter": b[1]})
     table.post(table.phone_b, "challenge", payload={"step": "accept", "fighter": b[0]})
     duel = table.state()["duels"][0]
@@ -54,21 +61,26 @@ def test_a_challenge_issued_accepted_and_fought_to_the_end(make_league):
     # Nobody else attacks a duellist: 400 and nothing written.
     count = BattleLogEntry.objects.filter(battle=table.battle).count()
     error = table.post(
-        table.phone_a, "attack", expect=400, payload={"attacker": a[1], "target": b[0]}
+        table.phone_a,
+        "close-combat",
+        expect=400,
+        payload={"fighter": a[0], "blows": [{"attacker": a[1], "target": b[0]}]},
     )["error"]
-    assert "payload.target" in error["fields"]
+    assert "payload.blows" in error["fields"]
     assert BattleLogEntry.objects.filter(battle=table.battle).count() == count
-    # The duellists fight: the attack carries the acobardamiento count.
-    attack = table.post(
-        table.phone_a, "attack", payload={"attacker": a[0], "target": b[0]}, faces=[6] * 12
-    )
-    details = attack["payload"]["result"]["challenge"]["details"]
+    # The duellists fight each other only; the others in the fight have nobody to strike.
+    fight = table.post(table.phone_a, "close-combat", payload={"fighter": a[0]}, seed=2)
+    blows = fight["payload"]["result"]["blows"]
+    assert {(blow["attacker"], blow["target"]) for blow in blows} <= {(a[0], b[0]), (b[0], a[0])}
+    duel_blow = next(blow for blow in blows if blow["attacker"] == a[0])
+    details = duel_blow["challenge"]["details"]
     assert details["combat_resolution_bonus"] == min(5, details["excess"])
 
 
 def test_a_refused_challenge_keeps_the_hero_out_of_the_fight_this_turn(make_league):
     table = set_up(make_league(henchmen=3, optional_rules=["challenges"]))
     a, b = table.fighters(table.a), table.fighters(table.b)
+    table.post(table.phone_a, "charge", payload={"charger": a[0], "targets": [b[0]]})
     table.post(table.phone_a, "challenge", payload={"step": "issue", "fighter": a[0]})
     cornered = table.post(
         table.phone_a,
@@ -85,6 +97,11 @@ def test_a_refused_challenge_keeps_the_hero_out_of_the_fight_this_turn(make_leag
         expect=400,
         payload={"fighter": a[1], "status": "stunned", "by": b[0]},
     )
+    # In the close-combat phase the coward does not strike.
+    fight = table.post(table.phone_a, "close-combat", payload={"fighter": a[0]}, seed=3)
+    assert all(blow["attacker"] != b[0] for blow in fight["payload"]["result"]["blows"])
+    steps = [step["code"] for step in fight["payload"]["result"]["steps"]]
+    assert "fight.idle" in steps
 
 
 def test_a_voluntary_rout_finishes_the_battle_and_fills_the_report(make_league):

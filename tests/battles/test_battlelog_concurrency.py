@@ -44,3 +44,7 @@ def test_concurrent_posts_keep_one_order_and_replays_never_duplicate(postgres_on
     assert sum(created for _seq, created in replays) == 1
     seqs = list(BattleLogEntry.objects.filter(battle=battle).values_list("seq", flat=True))
     assert seqs == list(range(1, 11))
+    # The snapshot each writer read under the lock was its predecessor's: it is the whole fold.
+    kept = services.log_state(battle)
+    assert kept.last_seq == 10
+    assert kept.to_dict() == services.log_state_complete(battle).to_dict()

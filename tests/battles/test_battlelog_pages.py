@@ -112,18 +112,22 @@ def test_someone_else_cannot_write(at_table, make_user):
 
 
 def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table):
+    """A log that knows the combats shoots with the attack form (its missile weapons only;
+    close combat is a charge and a combat's phase); the opponent may strike an entry out."""
     league, battle, url = at_table
     a, b = league.warband(0), league.warband(1)
     captain = Fighter.objects.get(warband=a, is_leader=True)
     warband_services.equipment_buy(
-        warband=a, equipment=Equipment.objects.get(slug="espada"), fighter=captain
+        warband=a, equipment=Equipment.objects.get(slug="arco"), fighter=captain
     )
     phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
     page = phone_a.get(url).content.decode()
-    assert f'value="{captain.pk}:espada"' in page
-    assert 'name="charging"' in page and 'name="cover"' in page
+    assert f'value="{captain.pk}:arco"' in page
+    assert 'name="cover"' in page and 'name="charging"' not in page
+    assert 'name="large_target"' not in page  # it comes from the target's rules
+    assert 'data-testid="charge-form"' in page
     target = Fighter.objects.get(warband=b, is_leader=True)
     post(
         phone_a,
@@ -131,13 +135,13 @@ def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table)
         op="attack",
         attacker=captain.pk,
         target=target.pk,
-        mode="melee",
-        weapon=f"{captain.pk}:espada",
-        charging="1",
+        mode="shooting",
+        weapon=f"{captain.pk}:arco",
+        cover="1",
     )
     attack = BattleLogEntry.objects.get(battle=battle, kind="attack")
-    assert attack.payload["weapon"] == "espada"
-    assert attack.payload["options"] == {"charging": True}
+    assert attack.payload["weapon"] == "arco"
+    assert attack.payload["modifiers"] == {"cover": True}
     # The opponent strikes the attack out from the page: a correction entry, nothing deleted.
     page = phone_b.get(url).content.decode()
     assert 'data-testid="correction-form"' in page and f'value="{attack.seq}"' in page
@@ -186,6 +190,7 @@ def test_the_challenge_form_shows_where_the_campaign_uses_challenges(make_league
     assert 'data-testid="challenge-form"' in phone_a.get(url).content.decode()
     captain = Fighter.objects.get(warband=a, is_leader=True)
     rival = Fighter.objects.get(warband=b, is_leader=True)
+    post(phone_a, url, op="charge", charger=captain.pk, targets=[rival.pk])
     post(phone_a, url, op="challenge", step="issue", fighter=captain.pk)
     live = phone_b.get(f"{url}live/").content.decode()
     assert 'data-testid="accept-challenge"' in live
@@ -284,3 +289,69 @@ def test_the_attack_form_starts_on_the_side_to_move_against_the_other(at_table):
     picked = lambda html: int(html.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0])  # noqa: E731
     assert Fighter.objects.get(pk=picked(attacker)).warband_id == b.pk
     assert Fighter.objects.get(pk=picked(target)).warband_id == a.pk
+
+
+def test_the_table_logs_a_charge_and_its_combats_phase_from_the_page(at_table):
+    """A charge from its form opens a combat; the combat's own form says how the attacks of a
+    warrior fighting two are split, and logs its close-combat phase; a warrior who flees it is
+    struck by each enemy (a form of the checks due); one whose enemies are all down leaves."""
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    mine = list(Fighter.objects.filter(warband=a).order_by("-is_leader", "pk"))
+    theirs = list(Fighter.objects.filter(warband=b).order_by("-is_leader", "pk"))
+    phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
+    post(phone_a, url, op="setup", first=a.pk)
+    post(phone_a, url, op="turn", turn=1, side=a.pk)
+    page = phone_a.get(url).content.decode()
+    assert 'data-testid="charge-form"' in page and f'data-testid="target-{theirs[0].pk}"' in page
+    post(phone_a, url, op="charge", charger=mine[0].pk, targets=[theirs[0].pk, theirs[1].pk])
+    live = phone_b.get(f"{url}live/").content.decode()
+    assert 'data-testid="combat-1"' in live and 'data-testid="combat-due-1"' in live
+    assert f'name="blows-{mine[0].pk}-{theirs[0].pk}"' in live  # he fights two: he splits
+    assert "charged" in live and "first round" in live
+    # The captain (charged, first) puts his one attack on their captain: a 1 misses. Their
+    # two (I3 each, their captain I4 first): 1 and 1 miss.
+    post(
+        phone_a,
+        url,
+        op="close-combat",
+        combat=1,
+        faces="1 1 1",
+        **{f"blows-{mine[0].pk}-{theirs[0].pk}": "1"},
+    )
+    fight = BattleLogEntry.objects.get(battle=battle, kind="close-combat")
+    assert fight.payload["blows"] == [
+        {"attacker": mine[0].pk, "target": theirs[0].pk, "attacks": 1}
+    ]
+    live = phone_b.get(f"{url}live/").content.decode()
+    assert "Close combat:" in live and "fought this turn" in live
+    # The captain turns and flees (logged by hand): each enemy in contact strikes him.
+    post(phone_a, url, op="status", fighter=mine[0].pk, status="fleeing")
+    live = phone_b.get(f"{url}live/").content.decode()
+    assert 'data-testid="roll-hits"' in live
+    post(phone_b, url, op="hits", target=mine[0].pk, faces="1 1")
+    hits = BattleLogEntry.objects.get(battle=battle, kind="hits")
+    assert hits.payload["result"]["outcome"] == "unharmed"
+    assert "automatic hits as he flees" in phone_b.get(f"{url}live/").content.decode()
+
+
+def test_a_warrior_whose_enemies_are_all_down_leaves_his_combat_from_the_page(at_table):
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    mine = Fighter.objects.filter(warband=a).order_by("-is_leader", "pk").first()
+    theirs = Fighter.objects.filter(warband=b).order_by("-is_leader", "pk").first()
+    phone_a = browser(league.user(0))
+    post(phone_a, url, op="setup", first=a.pk)
+    post(phone_a, url, op="turn", turn=1, side=a.pk)
+    post(phone_a, url, op="charge", charger=mine.pk, targets=[theirs.pk])
+    # Hit 4 (HA4 v HA4), wound 4, injury 1: knocked down; he does not strike back.
+    post(phone_a, url, op="close-combat", combat=1, faces="4 4 1")
+    page = phone_a.get(url).content.decode()
+    assert 'data-testid="disengage-form"' in page
+    again = {"op": "charge", "charger": mine.pk, "targets": [theirs.pk]}
+    refused = phone_a.post(url, {"client_id": str(uuid.uuid4()), **again}, follow=True)
+    assert "Charges are declared at the start of the movement phase" in refused.content.decode()
+    post(phone_a, url, op="disengage", fighter=mine.pk)
+    assert "leaves the combat" in phone_a.get(f"{url}live/").content.decode()
+    post(phone_a, url, op="turn", turn=1, side=b.pk)  # no combat left: no phase due
+    assert BattleLogEntry.objects.filter(battle=battle, kind="turn").count() == 2

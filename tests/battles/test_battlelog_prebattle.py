@@ -139,7 +139,7 @@ def test_a_campaign_with_its_own_scenario_list_offers_that_one(pre):
 
 
 def test_the_setup_carries_the_underdog_bonus_from_the_ratings(pre):
-    """RULES-REFERENCE, underdog bonus by rating gap: 0-50 none, 51-75 +1, 76-100 +2, 101-150
+    """The campaign tables, underdog bonus by rating gap: 0-50 none, 51-75 +1, 76-100 +2, 101-150
     +3, 151-300 +4, 301+ +5 — to the lower-rated warband only."""
     league, battle, url = pre
     a, b = league.warband(0), league.warband(1)

@@ -1,5 +1,5 @@
 """Fear, all alone and charged while fleeing at the table: the state offers them when the log
-shows them due, and the page and the API log them (seed 000, "Liderazgo y Psicología")."""
+shows them due, and the page and the API log them (Reglas › Liderazgo y psicología)."""
 
 from __future__ import annotations
 
@@ -63,14 +63,20 @@ def test_the_state_offers_fear_and_the_api_logs_it(fear_table):
 
 
 def test_all_alone_offered_after_two_enemies_and_charged_while_fleeing_after(fear_table):
+    """A's warrior charges two of B's; after their combat's phase he is alone against two:
+    the test is offered; he fails, flees, and each enemy strikes him an automatic hit (an
+    entry the log requires); in B's turn he is charged while fleeing and runs again."""
     table = fear_table
     a, b = table.fighters(table.a), table.fighters(table.b)
-    for enemy in b[1:3]:
-        table.post(
-            table.phone_b,
-            "status",
-            payload={"fighter": a[1], "status": "in_play", "by": enemy},
-        )
+    table.post(table.phone_a, "charge", payload={"charger": a[1], "targets": b[1:3]})
+    assert due(table, "all-alone") == []  # at the end of the combat's phase, not before
+    # Strike order: he charged (first); B's two roll off (5, 3). Every blow misses (1s).
+    table.post(
+        table.phone_a,
+        "close-combat",
+        payload={"fighter": a[1], "blows": [{"attacker": a[1], "target": b[1]}]},
+        faces=[5, 3, 1, 1, 1],
+    )
     (alone,) = due(table, "all-alone")
     assert (alone["fighter"], alone["enemies"], alone["required"]) == (a[1], sorted(b[1:3]), False)
     entry = table.post(
@@ -82,9 +88,18 @@ def test_all_alone_offered_after_two_enemies_and_charged_while_fleeing_after(fea
     assert entry["payload"]["result"]["outcome"] == "flees"
     assert entry["payload"]["result"]["details"]["flee_cm"] == 10
     assert due(table, "all-alone") == []
+    (hits,) = due(table, "hits")
+    assert (hits["fighter"], hits["enemies"], hits["required"]) == (a[1], sorted(b[1:3]), True)
+    table.post(table.phone_b, "turn", expect=400, payload={"turn": 1, "side": table.b.pk})
+    # Two automatic hits, F3 against R3: 4+ to wound; both dice are 1s.
+    struck = table.post(table.phone_a, "hits", payload={"target": a[1]}, faces=[1, 1])
+    assert struck["payload"]["result"]["outcome"] == "unharmed"
     table.post(table.phone_b, "turn", payload={"turn": 1, "side": table.b.pk})
+    assert due(table, "charged-while-fleeing") == []  # only once someone charges him
+    table.post(table.phone_b, "charge", payload={"charger": b[1], "targets": [a[1]]})
     (charged,) = due(table, "charged-while-fleeing")
-    assert charged["fighter"] == a[1]
+    assert charged["fighter"] == a[1] and charged["required"] is True
+    assert table.state()["combats"] == []  # he runs before any blow: no fight
     entry = table.post(
         table.phone_b,
         "check",
@@ -135,11 +150,13 @@ def test_the_page_prompts_and_logs_each_check(fear_table):
     assert "Only the warband whose turn it is charges" in refused.content.decode()
     count = BattleLogEntry.objects.filter(battle=battle).count()
     post(phone_a, url, op="turn", turn=1, side=table.b.pk)
+    # B's leader charges the fleeing warrior from the page: he must run first.
+    post(phone_a, url, op="charge", charger=b[0], targets=[a[1]])
     live = phone_a.get(f"{url}live/").content.decode()
     assert 'data-testid="check-charged-while-fleeing"' in live
     page = phone_a.get(url).content.decode()
     assert 'data-testid="charged-form-fighter"' in page
     post(phone_a, url, op="check", check="charged-while-fleeing", fighter=a[1], faces="6 6 6 6 6")
     charged = BattleLogEntry.objects.filter(battle=battle, kind="check").last()
-    assert charged.seq == count + 2
+    assert charged.seq == count + 3
     assert charged.payload["result"]["details"]["flee_cm"] == 30

@@ -56,15 +56,19 @@ def test_the_log_and_the_state_match_the_schema(schema, make_league):
     a, b = table.fighters(table.a), table.fighters(table.b)
     first = min(table.a.pk, table.b.pk)
     table.post(table.phone_a, "turn", payload={"turn": 1, "side": first})
-    for enemy in b[1:3]:
+    for enemy in b[1:4]:  # blows logged by hand: he fights three of B's
         table.post(
             table.phone_b, "status", payload={"fighter": a[1], "status": "in_play", "by": enemy}
         )
     table.post(
         table.phone_a, "status", payload={"fighter": b[2], "status": "out_of_action", "by": a[0]}
     )
+    charge = {"client_id": uid(), "kind": "charge", "payload": {"charger": a[0], "targets": [b[1]]}}
+    charged = table.phone_a.post(f"{table.url}log/", charge, format="json")
+    assert_matches(schema, f"{BATTLE}log/", charged, "post")
     table.post(table.phone_a, "challenge", payload={"step": "issue", "fighter": a[0]})
-    body = {"client_id": uid(), "kind": "attack", "payload": {"attacker": a[0], "target": b[1]}}
+    fear = {"check": "fear", "fighter": a[2], "against": b[0]}
+    body = {"client_id": uid(), "kind": "check", "payload": fear}
     created = table.phone_a.post(f"{table.url}log/", {**body, "seed": 5}, format="json")
     assert created.status_code == 201, created.json()
     assert_matches(schema, f"{BATTLE}log/", created, "post")
@@ -72,13 +76,40 @@ def test_the_log_and_the_state_match_the_schema(schema, make_league):
     assert replayed.status_code == 200
     assert_matches(schema, f"{BATTLE}log/", replayed, "post")
     page = table.phone_b.get(f"{table.url}log/?after=0")
-    assert {e["kind"] for e in page.json()["results"]} >= {"setup", "turn", "status", "attack"}
+    assert {e["kind"] for e in page.json()["results"]} >= {"setup", "turn", "status", "check"}
     assert_matches(schema, f"{BATTLE}log/", page)
     state = table.phone_b.get(f"{table.url}state/")
     checks = {c["check"] for c in state.json()["checks_due"]}
     assert {"fear", "all-alone", "challenge"} <= checks, checks
     assert state.json()["out_of_action_events"] and state.json()["duels"]
+    assert state.json()["combats"] and state.json()["log_version"] == 2
     assert_matches(schema, f"{BATTLE}state/", state)
+
+
+def test_a_combat_its_phase_and_the_dice_plan_match_the_schema(schema, make_league):
+    league = make_league(henchmen=3)
+    table = Table(league, first_battle(league))
+    table.phone_a.post(
+        f"{table.url}setup/", {"client_id": uid(), "first": table.a.pk}, format="json"
+    )
+    a, b = table.fighters(table.a), table.fighters(table.b)
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    table.post(table.phone_a, "charge", payload={"charger": a[0], "targets": [b[1], b[2]]})
+    proposal = {"kind": "close-combat", "payload": {"fighter": a[0]}}
+    plan = table.phone_a.post(f"{table.url}log/plan/", proposal, format="json")
+    assert plan.status_code == 400  # he fights two: say how he splits his attacks
+    assert_matches(schema, f"{BATTLE}log/plan/", plan, "post")
+    proposal["payload"]["blows"] = [{"attacker": a[0], "target": b[1]}]
+    plan = table.phone_a.post(f"{table.url}log/plan/", {**proposal, "faces": [4]}, format="json")
+    assert plan.status_code == 200, plan.json()
+    assert_matches(schema, f"{BATTLE}log/plan/", plan, "post")
+    body = {"client_id": uid(), **proposal, "seed": 9}
+    fought = table.phone_a.post(f"{table.url}log/", body, format="json")
+    assert fought.status_code == 201, fought.json()
+    assert_matches(schema, f"{BATTLE}log/", fought, "post")
+    state = table.phone_b.get(f"{table.url}state/")
+    assert_matches(schema, f"{BATTLE}state/", state)
+    assert_matches(schema, f"{BATTLE}log/", table.phone_b.get(f"{table.url}log/?after=0"))
 
 
 def test_the_errors_match_the_schema(schema, make_league, make_user):

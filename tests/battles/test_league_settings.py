@@ -35,7 +35,7 @@ from battles.campaigns.serializers import (
 )
 from battles.campaigns.summary import house_rules_summary, shown
 from battles.models import Campaign
-from rules.engine.tracker.setup import OPTIONAL_RULES as ENGINE_OPTIONAL_RULES
+from rules.engine.optional_rules import OPTIONAL_RULE_KEYS as ENGINE_OPTIONAL_RULES
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import new_warband, quick_user
 from warbands import services as warband_services

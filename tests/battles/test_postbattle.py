@@ -608,8 +608,8 @@ def _injured_leader(league, resolve, faces_b, *, with_sword=False):
         ([3, 4], lambda old, new: new.ws == old.ws - 1),  # hand injury
         ([3, 5, 2], lambda old, new: (new.status, new.misses_battles) == ("misses_next", 2)),
         ([5, 6, 1], lambda old, new: any(r.startswith("hatred") for r in new.special_rules)),
-        ([6, 2], lambda old, new: "immune_to_fear" in new.special_rules),  # hardened
-        ([6, 4], lambda old, new: "causes_fear" in new.special_rules),  # horrible scars
+        ([6, 2], lambda old, new: "immune-fear" in new.special_rules),  # hardened
+        ([6, 4], lambda old, new: "fear" in new.special_rules),  # horrible scars
         ([6, 6], lambda old, new: new.experience == old.experience + 1 + 1),  # +1, survived +1
     ],
 )

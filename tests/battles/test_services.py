@@ -157,11 +157,12 @@ def test_join_checks_rating_cap_types_and_copies(make_league, make_user):
         changes={"rating_cap": None, "max_fighter_type_copies": 3},
         allowed_warband_types=[],
     )
-    with pytest.raises(ValidationError, match="4 × Mercenary Warrior"):
-        services.campaign_join(
-            campaign=campaign, user=player, warband=big, join_code=campaign.join_code
-        )
-    assert not campaign.memberships.filter(user=player).exists()
+    # Four henchmen of one type under a cap of 3 copies: henchmen are troops, the cap counts
+    # heroes only (it refused this warband before).
+    services.campaign_join(
+        campaign=campaign, user=player, warband=big, join_code=campaign.join_code
+    )
+    assert campaign.memberships.filter(user=player, warband=big).exists()
 
 
 def test_join_gives_a_new_warband_the_campaign_starting_treasury(make_league, make_user):
@@ -190,13 +191,20 @@ def test_a_purchase_that_breaks_the_cap_is_refused_with_the_reason(make_league):
     assert warband.fighters.count() == 3
 
 
-def test_copies_limit_applies_to_hires(make_league):
-    league = make_league(max_fighter_type_copies=2, rating_cap=None)
+def test_copies_limit_applies_to_heroes_not_to_troops(make_league):
+    """The copies cap follows the organised events' guidelines: it does not apply to Troops
+    (henchmen), so four henchmen of one type join under a cap of 2; a second hero of one type
+    is refused under a cap of 1. (It counted henchmen before: a warband of four warriors of one
+    type could not join a campaign with the default preset.)"""
+    league = make_league(max_fighter_type_copies=1, rating_cap=None)
     warband = league.warband(0)
-    with pytest.raises(ValidationError, match="3 × Mercenary Warrior"):
-        warband_services.fighter_hire(
-            warband=warband, fighter_type=fighter_type(SOLDIER), name="Tres", count=3
-        )
+    warband_services.fighter_hire(
+        warband=warband, fighter_type=fighter_type(SOLDIER), name="Cuatro", count=4
+    )
+    champion = fighter_type("campeon-mercenario")
+    warband_services.fighter_hire(warband=warband, fighter_type=champion, name="Uno")
+    with pytest.raises(ValidationError, match="2 × Mercenary Champion"):
+        warband_services.fighter_hire(warband=warband, fighter_type=champion, name="Dos")
 
 
 def test_rules_bind_only_while_the_campaign_is_active(make_league):

@@ -27,7 +27,7 @@ from ..services.hired_swords import hired_sword_hire
 from ._common import confirmation, owned_warband, perform, perform_confirmed
 
 # The campaign states whose house rules bind a roster (battles' Campaign.State OPEN, RUNNING;
-# this app imports no other app, the constraint itself lives in battles.house_rules).
+# this app imports no other app, the constraint itself lives in battles.campaigns.house_rules).
 BINDING_CAMPAIGN_STATES = ("open", "running")
 ALL_HIRED_SWORDS = "all"
 

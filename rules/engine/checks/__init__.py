@@ -1,4 +1,4 @@
-"""Checks and movement rules of seed 000 (and flee/pursuit of seed 002), one function per rule.
+"""Checks and movement rules of the rulebook (and flee and pursuit), one function per rule.
 
 Every function takes keyword parameters (plain JSON-able values) and, when it rolls, a ``dice``;
 it returns a :class:`CheckResult` that explains itself. :data:`CHECKS` maps the API's kind names
@@ -51,6 +51,7 @@ from rules.engine.checks.movement import (
 from rules.engine.checks.psychology import (
     ALL_ALONE_RANGE_CM,
     all_alone_test,
+    charged_while_fleeing,
     fear_test,
     flee_from_combat,
     frenzy,
@@ -64,18 +65,29 @@ from rules.engine.checks.pursuit import (
     flee_and_pursuit,
     flee_dice,
 )
-from rules.engine.checks.registry import CHECKS, check_parameters, run_check
+from rules.engine.checks.registry import (
+    BATTLE_CHECKS,
+    CHECKS,
+    DECLARED,
+    LABELS,
+    Check,
+    check_parameters,
+    run_check,
+)
 
 __all__ = [
     "ALL_ALONE_RANGE_CM",
     "ATTRIBUTES",
+    "BATTLE_CHECKS",
     "CHECKS",
+    "DECLARED",
     "DIVING_CHARGE_REACH_CM",
     "EDGE_RANGE_CM",
     "FAST_FLEE_DICE",
     "FAST_MOVER_CM",
     "FLEE_DICE",
     "JUMP_STEP_CM",
+    "LABELS",
     "LEADER_RANGE_CM",
     "MAX_DISTANCE_CM",
     "MAX_JUMP_CM",
@@ -83,10 +95,12 @@ __all__ = [
     "TERRAINS",
     "UNSEEN_CHARGE_RANGE_CM",
     "WARRIOR_STATUSES",
+    "Check",
     "CheckResult",
     "all_alone_test",
     "attribute_check",
     "charge",
+    "charged_while_fleeing",
     "check_parameters",
     "climb",
     "detect_unseen_enemy",

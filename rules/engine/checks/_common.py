@@ -113,7 +113,11 @@ def attribute_roll(ex: Explainer, dice: Dice, value: int, attribute: str, purpos
     return passed
 
 
-def leadership_roll(ex: Explainer, dice: Dice, leadership: int, purpose: str) -> bool:
+def leadership_roll(
+    ex: Explainer, dice: Dice, leadership: int, purpose: str, *, reroll: bool = False
+) -> bool:
+    """2D6 ≤ L passes. ``reroll``: a failed roll is re-rolled once, both dice (a war horn, a
+    pipe of Southfarthing weed; a roll is never re-rolled twice)."""
     roll = dice.roll("2D6", purpose)
     passed = roll.total <= leadership
     ex.add(
@@ -125,4 +129,36 @@ def leadership_roll(ex: Explainer, dice: Dice, leadership: int, purpose: str) ->
         leadership=leadership,
         passed=passed,
     )
+    if passed or not reroll:
+        return passed
+    again = dice.reroll(roll)
+    passed = again.total <= leadership
+    ex.add(
+        "leadership_test.rerolled",
+        _("Re-rolled: 2D6 = %(total)d against L%(leadership)d: passed.")
+        if passed
+        else _("Re-rolled: 2D6 = %(total)d against L%(leadership)d: failed."),
+        total=again.total,
+        leadership=leadership,
+        passed=passed,
+    )
     return passed
+
+
+def leadership_options(leadership_modifier: Any, reroll_failed: Any) -> None:
+    """Validate the options every Leadership test takes: ``leadership_modifier`` (an enemy's
+    talisman −1) and ``reroll_failed`` (a failed roll re-rolled once)."""
+    if (
+        isinstance(leadership_modifier, bool)
+        or not isinstance(leadership_modifier, int)
+        or not -5 <= leadership_modifier <= 5
+    ):
+        raise SpecError(
+            _("%(field)s must be a whole number from %(low)d to %(high)d, not %(value)r."),
+            field="leadership_modifier",
+            low=-5,
+            high=5,
+            value=leadership_modifier,
+        )
+    if not isinstance(reroll_failed, bool):
+        raise SpecError(_("%(field)s must be true or false."), field="reroll_failed")

@@ -1,5 +1,5 @@
-"""Heights and falls of seed 000: falling, jumping down, diving charges, climbing, gaps and
-roof edges. A fall is resolved with the combat engine's wound model."""
+"""Heights and falls (Reglas › Movimiento): falling, jumping down, diving charges, climbing,
+gaps and roof edges. A fall is resolved with the combat engine's wound model."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Characteristic and Leadership tests (Chequeos de atributo y de liderazgo) of seed 000:
-the leader's L within 15 cm (Jefes), rally and rout."""
+"""Characteristic and Leadership tests (Reglas › Atributos; Liderazgo y psicología): the
+leader's L within 15 cm (Jefes), rally and rout."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rules.engine.checks._common import (
     as_number,
     attribute_roll,
     check_result,
+    leadership_options,
     leadership_roll,
     valid_distance,
     valid_models,
@@ -36,9 +37,11 @@ def effective_leadership(
     leader_distance_cm: float | None,
     leader_status: str,
     leader_refused_challenge: bool = False,
+    leader_range_cm: float = LEADER_RANGE_CM,
 ) -> int:
     """Jefes: within 15 cm of his leader a warrior may use the leader's L, unless the leader is
-    stunned, out of action or fleeing (or refused a challenge this turn, seed 004)."""
+    stunned, out of action or fleeing (or refused a challenge this turn, Personajes y combate ›
+    Desafíos). ``leader_range_cm``: 30 for a leader with the battle tongue."""
     whole_number("leadership", leadership)
     if leader_leadership is None:
         return leadership
@@ -60,19 +63,19 @@ def effective_leadership(
             _("The leader refused a challenge: nobody may use his Leadership this turn."),
         )
         return leadership
-    if leader_distance_cm > LEADER_RANGE_CM:
+    if leader_distance_cm > leader_range_cm:
         ex.add(
             "leadership.leader_too_far",
             _("The leader is %(distance)s cm away, more than %(range)d cm."),
             distance=as_number(leader_distance_cm),
-            range=LEADER_RANGE_CM,
+            range=leader_range_cm,
         )
         return leadership
     if leader_leadership > leadership:
         ex.add(
             "leadership.leader_used",
             _("The leader is within %(range)d cm: his L%(leadership)d is used."),
-            range=LEADER_RANGE_CM,
+            range=leader_range_cm,
             leadership=leader_leadership,
         )
         return leader_leadership
@@ -89,9 +92,14 @@ def leadership_roll_with_leader(
     leader_distance_cm: float | None,
     leader_status: str,
     leader_refused_challenge: bool = False,
+    leader_range_cm: float = LEADER_RANGE_CM,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> tuple[int, bool]:
     """An L test under Jefes: 2D6 against his L, or his leader's (see
-    :func:`effective_leadership`). Returns the L used and whether the test passed."""
+    :func:`effective_leadership`), plus ``leadership_modifier``; a failure re-rolled once with
+    ``reroll_failed``. Returns the L used and whether the test passed."""
+    leadership_options(leadership_modifier, reroll_failed)
     used = effective_leadership(
         ex,
         leadership=leadership,
@@ -99,8 +107,25 @@ def leadership_roll_with_leader(
         leader_distance_cm=leader_distance_cm,
         leader_status=leader_status,
         leader_refused_challenge=leader_refused_challenge,
+        leader_range_cm=leader_range_cm,
     )
-    return used, leadership_roll(ex, dice, used, purpose)
+    used = modified_leadership(ex, used, leadership_modifier)
+    return used, leadership_roll(ex, dice, used, purpose, reroll=reroll_failed)
+
+
+def modified_leadership(ex: Explainer, leadership: int, modifier: int) -> int:
+    """The L a test is taken against after a modifier (never below 0)."""
+    if not modifier:
+        return leadership
+    used = max(0, leadership + modifier)
+    ex.add(
+        "leadership.modified",
+        _("L%(before)d %(modifier)+d: L%(after)d."),
+        before=leadership,
+        modifier=modifier,
+        after=used,
+    )
+    return used
 
 
 # Characteristic tests ---------------------------------------------------------------------------
@@ -131,6 +156,9 @@ def leadership_test(
     leader_status: str = "standing",
     leader_refused_challenge: bool = False,
     purpose: str = "leadership test",
+    leader_range_cm: float = LEADER_RANGE_CM,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Chequeo de liderazgo: 2D6 ≤ L passes (the leader's L within 15 cm, see Jefes)."""
     ex = Explainer(dice)
@@ -143,6 +171,9 @@ def leadership_test(
         leader_distance_cm=leader_distance_cm,
         leader_status=leader_status,
         leader_refused_challenge=leader_refused_challenge,
+        leader_range_cm=leader_range_cm,
+        leadership_modifier=leadership_modifier,
+        reroll_failed=reroll_failed,
     )
     return check_result(
         "leadership", ex, passed, "passed" if passed else "failed", leadership_used=used
@@ -157,6 +188,9 @@ def rally_test(
     leader_leadership: int | None = None,
     leader_distance_cm: float | None = None,
     leader_status: str = "standing",
+    leader_range_cm: float = LEADER_RANGE_CM,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Chequeo de reagrupamiento: 2D6 ≤ L. A warrior whose nearest model is an enemy cannot rally
     (enemies stunned, knocked down or fleeing are not counted). ``nearby``: models around him,
@@ -186,6 +220,9 @@ def rally_test(
         leader_leadership=leader_leadership,
         leader_distance_cm=leader_distance_cm,
         leader_status=leader_status,
+        leader_range_cm=leader_range_cm,
+        leadership_modifier=leadership_modifier,
+        reroll_failed=reroll_failed,
     )
     return check_result(
         "rally", ex, passed, "rallied" if passed else "keeps_fleeing", leadership_used=used
@@ -193,13 +230,21 @@ def rally_test(
 
 
 def rout_test(
-    *, warriors: Sequence[Mapping[str, Any]], dice: Dice, voluntary: bool = False
+    *,
+    warriors: Sequence[Mapping[str, Any]],
+    dice: Dice,
+    voluntary: bool = False,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Chequeo de retirada, at the start of the turn, when 25% or more of the warband (rounded
     up) is out of action: 2D6 ≤ the leader's L, or, if the leader is out of action or stunned, the
     highest L among the warriors neither stunned nor out of action. Retirada voluntaria: allowed
     once two or more warriors are out of action. ``warriors``: every warrior of the warband,
-    ``{"leadership": 7, "status": "standing", "leader": true}``."""
+    ``{"leadership": 7, "status": "standing", "leader": true}``. ``leadership_modifier``: an
+    enemy's talisman nearby (−1); ``reroll_failed``: a failed test is re-rolled once (the pipe
+    of Southfarthing weed, the servant of the Witch-king)."""
+    leadership_options(leadership_modifier, reroll_failed)
     models = valid_models("warriors", warriors)
     if not models:
         raise SpecError(_("The warband has no warriors."), field="warriors")
@@ -243,7 +288,8 @@ def rout_test(
     else:
         ex.add("rout_test.nobody", _("Nobody is able to take the test: the warband routs."))
         return check_result("rout", ex, False, "routed", **details)
-    passed = leadership_roll(ex, dice, used, "rout test")
+    used = modified_leadership(ex, used, leadership_modifier)
+    passed = leadership_roll(ex, dice, used, "rout test", reroll=reroll_failed)
     return check_result(
         "rout", ex, passed, "stands" if passed else "routed", leadership_used=used, **details
     )

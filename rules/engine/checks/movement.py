@@ -1,4 +1,4 @@
-"""Movement of seed 000: running, charging, spotting hidden enemies and terrain."""
+"""Movement (Reglas › Movimiento): running, charging, spotting hidden enemies and terrain."""
 
 from __future__ import annotations
 

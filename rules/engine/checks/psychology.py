@@ -1,5 +1,5 @@
-"""Psychology of seed 000: all alone (Solo ante el peligro), fleeing from combat, fear,
-frenzy, hatred and stupidity."""
+"""Psychology (Reglas › Liderazgo y psicología): all alone (Solo ante el peligro), fleeing
+from combat, fear, frenzy, hatred and stupidity."""
 
 from __future__ import annotations
 
@@ -10,12 +10,17 @@ from rules.engine.checks._common import (
     CheckResult,
     as_number,
     check_result,
+    leadership_options,
     leadership_roll,
     valid_distance,
     valid_models,
     valid_status,
 )
-from rules.engine.checks.leadership import leadership_roll_with_leader
+from rules.engine.checks.leadership import (
+    LEADER_RANGE_CM,
+    leadership_roll_with_leader,
+    modified_leadership,
+)
 from rules.engine.checks.pursuit import FLEE_DICE
 from rules.engine.combat import (
     DEFAULT_RULES,
@@ -44,6 +49,8 @@ def all_alone_test(
     friends: Sequence[Mapping[str, Any]] = (),
     attackers: Sequence[Any] | None = None,
     defender: Any | None = None,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Solo ante el peligro: fighting two or more enemies with no friend within 15 cm (friends
     stunned, out of action or fleeing do not count), an L test at the end of the combat phase.
@@ -67,7 +74,9 @@ def all_alone_test(
         )
         return check_result("all-alone", ex, None, "not_required")
     whole_number("leadership", leadership)
-    if leadership_roll(ex, dice, leadership, "all alone"):
+    leadership_options(leadership_modifier, reroll_failed)
+    used = modified_leadership(ex, leadership, leadership_modifier)
+    if leadership_roll(ex, dice, used, "all alone", reroll=reroll_failed):
         return check_result("all-alone", ex, True, "holds")
     ex.add(
         "all_alone.flees",
@@ -84,6 +93,19 @@ def all_alone_test(
     roll = dice.roll(FLEE_DICE, "flee")
     ex.add("all_alone.flee_distance", _("He flees %(distance)d cm."), distance=roll.total)
     return check_result("all-alone", ex, False, "flees", flee_cm=roll.total, **details)
+
+
+def charged_while_fleeing(*, dice: Dice) -> CheckResult:
+    """Cargado mientras huye: the charger moves into contact, but the fleeing warrior runs
+    another 5D6 cm towards the nearest table edge before any blow is struck."""
+    ex = Explainer(dice)
+    roll = dice.roll(FLEE_DICE, "flee")
+    ex.add(
+        "flee.charged",
+        _("Charged while fleeing: he runs another %(distance)d cm."),
+        distance=roll.total,
+    )
+    return check_result("charged-while-fleeing", ex, None, "flees", flee_cm=roll.total)
 
 
 def flee_from_combat(
@@ -115,6 +137,9 @@ def fear_test(
     leader_leadership: int | None = None,
     leader_distance_cm: float | None = None,
     leader_status: str = "standing",
+    leader_range_cm: float = LEADER_RANGE_CM,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Miedo: an L test when charged by a fear-causing enemy (``situation="charged"``: failed →
     only 6s hit in the first round) or wishing to charge one (``"charging"``: failed → cannot
@@ -134,6 +159,9 @@ def fear_test(
         leader_leadership=leader_leadership,
         leader_distance_cm=leader_distance_cm,
         leader_status=leader_status,
+        leader_range_cm=leader_range_cm,
+        leadership_modifier=leadership_modifier,
+        reroll_failed=reroll_failed,
     )
     if passed:
         return check_result("fear", ex, True, "passed", leadership_used=used)
@@ -205,6 +233,9 @@ def stupidity_test(
     leader_leadership: int | None = None,
     leader_distance_cm: float | None = None,
     leader_status: str = "standing",
+    leader_range_cm: float = LEADER_RANGE_CM,
+    leadership_modifier: int = 0,
+    reroll_failed: bool = False,
 ) -> CheckResult:
     """Estupidez: an L test at the start of the turn. Failed in combat: he does not attack this
     turn. Failed out of combat, D6: 1-3 he lurches half his M straight ahead (no charge, stops
@@ -219,6 +250,9 @@ def stupidity_test(
         leader_leadership=leader_leadership,
         leader_distance_cm=leader_distance_cm,
         leader_status=leader_status,
+        leader_range_cm=leader_range_cm,
+        leadership_modifier=leadership_modifier,
+        reroll_failed=reroll_failed,
     )
     if passed:
         return check_result("stupidity", ex, True, "acts_normally")

@@ -1,4 +1,4 @@
-"""Flee and pursuit (Huida y persecución) of seed 002."""
+"""Flee and pursuit (Huida y persecución) (the mass battle rule of fleeing units)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ and the exact odds (:mod:`rules.engine.odds`), so both follow one model of a pha
    hit automatically. Modifiers apply after re-rolls; an unmodified 1 misses when
    ``RuleOptions.natural_one_misses`` (default on).
 2. Parry (Parada): one attempt per phase, against the highest to-hit result (the *modified*
-   result, following seed 003's "result" convention; ties: the earliest attack). The parry D6
+   result, following the FAQ's "result" convention; ties: the earliest attack). The parry D6
    must beat it, so a 6 is never parried; hits with Fuerza ≥ twice the parrier's base F cannot
    be parried (if the highest hit is such a hit, there is no parry). Sword + buckler re-rolls a
    failed parry once; two swords still parry once.
@@ -24,14 +24,17 @@ and the exact odds (:mod:`rules.engine.odds`), so both follow one model of a pha
 
 All the attacks of one warrior in a phase are resolved together and only then is the worst
 injury applied, so a warrior with several attacks cannot knock down or stun an enemy and then
-take him out of action in the same phase (seed 000); a second attacker striking later in the
-phase passes the new ``status`` in his :class:`DefenderSpec` and does.
+take him out of action in the same phase (Reglas › Combate cuerpo a cuerpo); a second attacker
+striking later in the phase passes the new ``status`` in his :class:`DefenderSpec` and does
+(:mod:`.fight` resolves a whole combat that way).
 
 Modules: :mod:`.specs` (specs, rule options, statuses, :func:`spec_from_dict`) · :mod:`.plans`
 (:class:`PhasePlan` for melee, shooting and automatic hits) · :mod:`.resolve` (rolling a plan,
-:class:`PhaseResult`) · :mod:`.strikes` (the strike order).
+:class:`PhaseResult`) · :mod:`.strikes` (the strike order) · :mod:`.fight` (one combat's whole
+close-combat phase: every warrior in strike order, :func:`resolve_fight`).
 """
 
+from rules.engine.combat.fight import Blow, FightResult, Warrior, resolve_fight
 from rules.engine.combat.plans import (
     PhasePlan,
     ToHit,
@@ -80,20 +83,24 @@ __all__ = [
     "STANDING",
     "STATUSES",
     "AttackerSpec",
+    "Blow",
     "Combatant",
     "DefenderSpec",
+    "FightResult",
     "PhasePlan",
     "PhaseResult",
     "RuleOptions",
     "ShooterSpec",
     "StrikeOrderResult",
     "ToHit",
+    "Warrior",
     "WoundProfile",
     "automatic_hits_plan",
     "injury_result",
     "melee_plan",
     "resolve_attack",
     "resolve_automatic_hits",
+    "resolve_fight",
     "resolve_phase",
     "resolve_plan",
     "resolve_shooting",

@@ -59,7 +59,8 @@ class ToHit:
 
 @dataclass(frozen=True)
 class WoundProfile:
-    """How one hit wounds: F, D6 needed (``None``: cannot), criticals, save, concussion."""
+    """How one hit wounds: F, D6 needed (``None``: cannot), criticals (and the bonus to their
+    roll), save, concussion, the bonus to the injury rolls it causes."""
 
     strength: int
     needed: int | None
@@ -68,6 +69,8 @@ class WoundProfile:
     concussion: bool
     parryable: bool
     weapon: str
+    critical_bonus: int = 0
+    injury_bonus: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,10 @@ class PhasePlan:
     one_critical: bool
     reason: str = ""
     notes: tuple[Step, ...] = field(default=(), compare=False)
+    special_save: int | None = None
+    first_wound_save: int | None = None
+    stun_to_knockdown: bool = False
+    hard_to_kill: bool = False
 
     @property
     def attacks(self) -> int:
@@ -106,9 +113,20 @@ def _save_after_modifiers(
 
 
 def _wound_profile(
-    *, strength: int, weapon: Equipment, defender: DefenderSpec, rules: RuleOptions
+    *,
+    strength: int,
+    weapon: Equipment,
+    defender: DefenderSpec,
+    rules: RuleOptions,
+    to_wound_modifier: int = 0,
+    critical_bonus: int = 0,
+    injury_bonus: int = 0,
 ) -> WoundProfile:
+    """A +1 to wound (black venom) makes a 5+ a 4+, never better than 2+; it cannot make
+    possible a wound the table says is impossible ("–")."""
     needed = to_wound_needed(strength, defender.toughness) if strength > 0 else None
+    if needed is not None and to_wound_modifier:
+        needed = min(6, max(2, needed - to_wound_modifier))
     return WoundProfile(
         strength=strength,
         needed=needed,
@@ -117,7 +135,19 @@ def _wound_profile(
         concussion=weapon.concussion,
         parryable=strength < 2 * defender.strength,
         weapon=weapon.slug,
+        critical_bonus=critical_bonus,
+        injury_bonus=injury_bonus,
     )
+
+
+def _defences(defender: DefenderSpec) -> dict[str, Any]:
+    """What the defender brings to every plan against him."""
+    return {
+        "special_save": defender.special_save,
+        "first_wound_save": defender.first_wound_save,
+        "stun_to_knockdown": defender.stun_to_knockdown,
+        "hard_to_kill": defender.hard_to_kill,
+    }
 
 
 def melee_plan(
@@ -132,7 +162,8 @@ def melee_plan(
         modifier=attacker.to_hit_modifier + (1 if attacker.diving_charge else 0),
         automatic=automatic,
         sixes_only=attacker.fear_failed and attacker.first_round and not automatic,
-        reroll_misses=attacker.hatred and attacker.first_round and not automatic,
+        reroll_misses=(attacker.reroll_misses or (attacker.hatred and attacker.first_round))
+        and not automatic,
         natural_one_misses=rules.natural_one_misses,
     )
     if automatic:
@@ -155,7 +186,13 @@ def melee_plan(
         if item is None or count == 0:
             continue
         profile = _wound_profile(
-            strength=attacker.weapon_strength(item), weapon=item, defender=defender, rules=rules
+            strength=max(1, attacker.weapon_strength(item) + defender.strength_against),
+            weapon=item,
+            defender=defender,
+            rules=rules,
+            to_wound_modifier=attacker.to_wound_modifier,
+            critical_bonus=attacker.critical_bonus,
+            injury_bonus=attacker.injury_bonus,
         )
         groups.append((count, to_hit, profile))
         notes.add(
@@ -179,6 +216,7 @@ def melee_plan(
         helmet_save=defender.helmet_save,
         one_critical=rules.one_critical_per_phase,
         notes=tuple(notes.steps),
+        **_defences(defender),
     )
 
 
@@ -197,21 +235,22 @@ def shooting_plan(
         "start_severity": SEVERITY[target.status],
         "helmet_save": target.helmet_save,
         "one_critical": False,
+        **_defences(target),
     }
     reason = ""
     if shooter.bs == 0:
         reason = "no_ballistic_skill"
         notes.add("shooting.no_bs", _("HP 0: this warrior cannot shoot."))
-    elif missile.range_cm is not None and shooter.distance_cm > missile.range_cm:
+    elif shooter.range_cm is not None and shooter.distance_cm > shooter.range_cm:
         reason = "out_of_range"
         notes.add(
             "shooting.out_of_range",
             _("%(distance)s cm is beyond the %(range)d cm of the %(weapon)s: the shot is lost."),
             distance=shooter.distance_cm,
-            range=missile.range_cm,
+            range=shooter.range_cm,
             weapon=missile.slug,
         )
-    elif missile.move_or_fire and shooter.moved:
+    elif missile.move_or_fire and shooter.moved and not shooter.moves_and_fires:
         reason = "moved"
         notes.add(
             "shooting.move_or_fire",
@@ -220,20 +259,7 @@ def shooting_plan(
         )
     if reason:
         return PhasePlan(groups=(), reason=reason, notes=tuple(notes.steps), **base)
-    modifier = shooter.to_hit_modifier
-    if shooter.cover:
-        modifier -= 1
-        notes.add("shooting.cover", _("Target in cover: -1 to hit."))
-    if not missile.no_range_or_move_penalties:
-        if missile.range_cm is not None and shooter.distance_cm * 2 > missile.range_cm:
-            modifier -= 1
-            notes.add("shooting.long_range", _("Long range: -1 to hit."))
-        if shooter.moved:
-            modifier -= 1
-            notes.add("shooting.moved", _("Moved and fired: -1 to hit."))
-    if target.large:
-        modifier += 1
-        notes.add("shooting.large", _("Large target: +1 to hit."))
+    modifier = _shooting_modifier(shooter, target, notes)
     needed = SHOOTING_TO_HIT[shooter.bs]
     if needed - modifier > 6:
         notes.add(
@@ -255,9 +281,44 @@ def shooting_plan(
             face=max(needed - modifier, 2 if rules.natural_one_misses else 1),
         )
     strength = shooter.strength if missile.uses_user_strength else (missile.strength or 0)
-    profile = _wound_profile(strength=strength, weapon=missile, defender=target, rules=rules)
+    profile = _wound_profile(
+        strength=strength,
+        weapon=missile,
+        defender=target,
+        rules=rules,
+        to_wound_modifier=shooter.to_wound_modifier,
+        critical_bonus=shooter.critical_bonus,
+    )
     groups = ((shooter.shots, to_hit, profile),) if shooter.shots else ()
     return PhasePlan(groups=groups, notes=tuple(notes.steps), **base)
+
+
+def _shooting_modifier(shooter: ShooterSpec, target: DefenderSpec, notes: Explainer) -> int:
+    """Modificadores al disparo: cover, long range, moving, a large target, and what the target
+    carries (an elven cloak)."""
+    missile = shooter.missile
+    modifier = shooter.to_hit_modifier
+    if shooter.cover:
+        modifier -= 1
+        notes.add("shooting.cover", _("Target in cover: -1 to hit."))
+    if not missile.no_range_or_move_penalties:
+        if shooter.range_cm is not None and shooter.distance_cm * 2 > shooter.range_cm:
+            modifier -= 1
+            notes.add("shooting.long_range", _("Long range: -1 to hit."))
+        if shooter.moved:
+            modifier -= 1
+            notes.add("shooting.moved", _("Moved and fired: -1 to hit."))
+    if target.large:
+        modifier += 1
+        notes.add("shooting.large", _("Large target: +1 to hit."))
+    if target.missile_hit_modifier:
+        modifier += target.missile_hit_modifier
+        notes.add(
+            "shooting.target_modifier",
+            _("The target is harder to hit: %(modifier)+d to hit."),
+            modifier=target.missile_hit_modifier,
+        )
+    return modifier
 
 
 def automatic_hits_plan(
@@ -268,7 +329,13 @@ def automatic_hits_plan(
     for attacker in attackers:
         item = attacker.main_weapon
         profile = _wound_profile(
-            strength=attacker.weapon_strength(item), weapon=item, defender=defender, rules=rules
+            strength=max(1, attacker.weapon_strength(item) + defender.strength_against),
+            weapon=item,
+            defender=defender,
+            rules=rules,
+            to_wound_modifier=attacker.to_wound_modifier,
+            critical_bonus=attacker.critical_bonus,
+            injury_bonus=attacker.injury_bonus,
         )
         groups.append((1, ToHit(needed=None, automatic=True), profile))
     return PhasePlan(
@@ -281,4 +348,5 @@ def automatic_hits_plan(
         start_severity=SEVERITY[defender.status],
         helmet_save=defender.helmet_save,
         one_critical=False,
+        **_defences(defender),
     )

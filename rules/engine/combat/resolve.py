@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.engine.combat.plans import (
     PhasePlan,
+    ToHit,
     WoundProfile,
     automatic_hits_plan,
     melee_plan,
@@ -42,7 +43,9 @@ from rules.engine.tables import (
 
 @dataclass(frozen=True)
 class PhaseResult:
-    """What happened in one phase: counts, the defender's ``outcome`` and the explanation."""
+    """What happened in one phase: counts, the defender's ``outcome`` and the explanation.
+    ``spent``: the defender's one-use protections this phase used (``lucky-charm``,
+    ``stun-to-knockdown``)."""
 
     kind: str
     outcome: str
@@ -55,9 +58,10 @@ class PhaseResult:
     injuries: tuple[str, ...]
     steps: tuple[Step, ...]
     rolls: tuple[Any, ...]
+    spent: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "kind": self.kind,
             "outcome": self.outcome,
             "attacks": self.attacks,
@@ -69,18 +73,31 @@ class PhaseResult:
             "injuries": list(self.injuries),
             **explained_dict(self.steps, self.rolls),
         }
+        if self.spent:
+            data["spent"] = list(self.spent)
+        return data
 
 
-def injury_result(value: int, *, concussion: bool) -> str:
+LUCKY_CHARM = "lucky-charm"
+STUN_TO_KNOCKDOWN = "stun-to-knockdown"
+
+
+def injury_result(value: int, *, concussion: bool, hard_to_kill: bool = False) -> str:
     """Injury table (Heridas): 1-2 derribado, 3-4 aturdido, 5-6 fuera de combate; a concussion
-    weapon (maza, martillo) makes 2-4 stunned. Values above 6 (master strike) are out of action."""
+    weapon (maza, martillo) makes 2-4 stunned. Values above 6 (master strike) are out of action.
+    Hard to kill: a 5 stuns him; only a 6 or more takes him out of action."""
+    if hard_to_kill and value == 5:
+        return STUNNED
     return lookup(CONCUSSION_INJURY_TABLE if concussion else INJURY_TABLE, value, table="injury")[
         "result"
     ]
 
 
-def resolve_plan(plan: PhasePlan, *, dice: Dice) -> PhaseResult:
-    """Roll one phase following ``plan`` (see :mod:`rules.engine.combat` for the order)."""
+def resolve_plan(plan: PhasePlan, *, dice: Dice, critical_spent: bool = False) -> PhaseResult:
+    """Roll one phase following ``plan`` (see :mod:`rules.engine.combat` for the order), the
+    dice of each step together as at the table: every to-hit roll, then the re-rolls of the
+    misses, the parry, every to-wound roll, the critical hit, the saves, the injuries.
+    ``critical_spent``: the attacker already caused his critical hit this close-combat phase."""
     ex = Explainer(dice)
     for note in plan.notes:
         ex.steps.append(note)
@@ -91,7 +108,7 @@ def resolve_plan(plan: PhasePlan, *, dice: Dice) -> PhaseResult:
     hits = _roll_to_hit(plan, ex, dice)
     hit_count = len(hits)
     parried = _roll_parry(plan, ex, dice, hits)
-    wounds = _roll_wounds(plan, ex, dice, hits)
+    wounds = _roll_wounds(plan, ex, dice, hits, critical_spent)
     counts = {
         "hits": hit_count,
         "parried": parried,
@@ -103,38 +120,53 @@ def resolve_plan(plan: PhasePlan, *, dice: Dice) -> PhaseResult:
         ex.add(
             "melee.knocked_down", _("A knocked-down warrior who suffers a wound is out of action.")
         )
-        return _phase_result(plan, ex, OUT_OF_ACTION, **counts)
+        return _phase_result(plan, ex, OUT_OF_ACTION, spent=tuple(wounds.spent), **counts)
     injuries, worst = _roll_injuries(plan, ex, dice, wounds.injury_rolls)
+    if worst == SEVERITY[STUNNED] and plan.stun_to_knockdown:
+        worst = SEVERITY[KNOCKED_DOWN]
+        wounds.spent.append(STUN_TO_KNOCKDOWN)
+        ex.add("injury.stun_to_knockdown", _("He shrugs the blow off: knocked down, not stunned."))
     if injuries:
         outcome = SEVERITY_NAMES[max(worst, plan.start_severity)]
     else:
         outcome = "wounded" if wounds.lost else "unharmed"
-    return _phase_result(plan, ex, outcome, injuries=tuple(injuries), **counts)
+    return _phase_result(
+        plan, ex, outcome, injuries=tuple(injuries), spent=tuple(wounds.spent), **counts
+    )
 
 
 def _roll_to_hit(plan: PhasePlan, ex: Explainer, dice: Dice) -> list[tuple[int, WoundProfile]]:
-    """1. To hit: every attack of every group, in order; the modified result of each hit."""
-    hits: list[tuple[int, WoundProfile]] = []
+    """1. To hit: a die for every attack, in order; then the misses that may be re-rolled
+    (hatred), together. Returns the modified result of each hit."""
+    attacks: list[tuple[ToHit, WoundProfile]] = []
     for count, to_hit, profile in plan.groups:
-        for _n in range(count):
-            if to_hit.automatic:
-                hits.append((AUTOMATIC, profile))
-                continue
-            if to_hit.needed is None and not to_hit.sixes_only:
-                continue
-            roll = dice.roll("D6", "to hit")
-            value = to_hit.value(roll.total)
-            if value is None and to_hit.reroll_misses:
-                ex.add(
-                    "melee.hatred", _("Hatred: the miss (%(face)d) is re-rolled."), face=roll.total
-                )
-                roll = dice.reroll(roll)
-                value = to_hit.value(roll.total)
-            if value is None:
-                ex.add("to_hit.miss", _("To hit: %(face)d misses."), face=roll.total)
-            else:
-                ex.add("to_hit.hit", _("To hit: %(face)d hits."), face=roll.total)
-                hits.append((value, profile))
+        if to_hit.automatic or to_hit.needed is not None or to_hit.sixes_only:
+            attacks += [(to_hit, profile)] * count
+    rolled = [(to_hit, profile) for to_hit, profile in attacks if not to_hit.automatic]
+    rolls = dice.roll_each(len(rolled), "to hit")
+    values = [to_hit.value(roll.total) for (to_hit, _p), roll in zip(rolled, rolls, strict=True)]
+    again = [i for i, value in enumerate(values) if value is None and rolled[i][0].reroll_misses]
+    if again:
+        ex.add(
+            "melee.hatred",
+            _("Hatred: the misses (%(faces)s) are re-rolled."),
+            faces=", ".join(str(rolls[i].total) for i in again),
+        )
+        for index, roll in zip(again, dice.reroll_each([rolls[i] for i in again]), strict=True):
+            rolls[index] = roll
+            values[index] = rolled[index][0].value(roll.total)
+    hits: list[tuple[int, WoundProfile]] = []
+    faces = iter(zip(values, rolls, strict=True))
+    for to_hit, profile in attacks:
+        if to_hit.automatic:
+            hits.append((AUTOMATIC, profile))
+            continue
+        value, roll = next(faces)
+        if value is None:
+            ex.add("to_hit.miss", _("To hit: %(face)d misses."), face=roll.total)
+        else:
+            ex.add("to_hit.hit", _("To hit: %(face)d hits."), face=roll.total)
+            hits.append((value, profile))
     return hits
 
 
@@ -195,21 +227,53 @@ class _Wounds:
     criticals: list[str] = field(default_factory=list)
     injury_rolls: list[tuple[int, bool]] = field(default_factory=list)
     out_of_action: bool = False
+    spent: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Wound:
+    """One hit that wounded: its profile, wounds, injury bonus, and whether a save applies."""
+
+    profile: WoundProfile
+    wounds: int = 1
+    bonus: int = 0
+    armour: bool = True
 
 
 def _roll_wounds(
-    plan: PhasePlan, ex: Explainer, dice: Dice, hits: list[tuple[int, WoundProfile]]
+    plan: PhasePlan,
+    ex: Explainer,
+    dice: Dice,
+    hits: list[tuple[int, WoundProfile]],
+    critical_spent: bool,
 ) -> _Wounds:
-    """3-4. Wound, criticals and saves for each hit; each unsaved wound costs 1 H, and those at
-    0 H roll on the injury table (or, knocked down in close combat, put him out of action)."""
+    """3-4. A to-wound die for every hit, the critical hit, the saves; each unsaved wound costs
+    1 H, and those at 0 H roll on the injury table (or, knocked down in close combat, put him out
+    of action)."""
     result = _Wounds()
+    wounding = _roll_to_wound(plan, ex, dice, hits, critical_spent, result)
+    unsaved = _roll_saves(plan, ex, dice, wounding)
+    if unsaved and plan.first_wound_save is not None:
+        roll = dice.roll("D6", "lucky charm")
+        result.spent.append(LUCKY_CHARM)
+        if roll.total >= plan.first_wound_save:
+            ex.add(
+                "save.lucky_charm",
+                _("Lucky charm: %(face)d, %(needed)d+ needed: the first wound is ignored."),
+                face=roll.total,
+                needed=plan.first_wound_save,
+            )
+            unsaved = unsaved[1:]
+        else:
+            ex.add(
+                "save.lucky_charm_failed",
+                _("Lucky charm: %(face)d, %(needed)d+ needed: it does not help."),
+                face=roll.total,
+                needed=plan.first_wound_save,
+            )
     wounds_left = plan.wounds
-    for _value, profile in hits:
-        unsaved = _wound_and_save(plan, ex, dice, profile, result)
-        if unsaved is None:
-            continue
-        wounds, bonus = unsaved
-        for _w in range(wounds):
+    for wound in unsaved:
+        for _w in range(wound.wounds):
             result.lost += 1
             if wounds_left > 0:
                 wounds_left -= 1
@@ -217,66 +281,108 @@ def _roll_wounds(
                 if plan.knocked_down_mode:
                     result.out_of_action = True
                 else:
-                    result.injury_rolls.append((bonus, profile.concussion))
+                    bonus = wound.bonus + wound.profile.injury_bonus
+                    result.injury_rolls.append((bonus, wound.profile.concussion))
     return result
 
 
-def _wound_and_save(
-    plan: PhasePlan, ex: Explainer, dice: Dice, profile: WoundProfile, result: _Wounds
-) -> tuple[int, int] | None:
-    """One hit: to wound, a critical on the first natural 6, the armour save. Returns the wounds
-    it causes and their injury bonus, or ``None`` when it does not wound or is saved."""
-    if profile.needed is None:
-        ex.add(
-            "to_wound.impossible",
-            _("F%(strength)d cannot wound this target."),
-            strength=profile.strength,
+def _roll_to_wound(
+    plan: PhasePlan,
+    ex: Explainer,
+    dice: Dice,
+    hits: list[tuple[int, WoundProfile]],
+    critical_spent: bool,
+    result: _Wounds,
+) -> list[_Wound]:
+    """3. The to-wound dice of every hit that can wound; then the critical hit of the first
+    natural 6 (when a 6 was not needed; one per warrior per close-combat phase)."""
+    profiles = [profile for _value, profile in hits]
+    for profile in profiles:
+        if profile.needed is None:
+            ex.add(
+                "to_wound.impossible",
+                _("F%(strength)d cannot wound this target."),
+                strength=profile.strength,
+            )
+    able = [profile for profile in profiles if profile.needed is not None]
+    rolls = dice.roll_each(len(able), "to wound")
+    wounding: list[_Wound] = []
+    critical_used = critical_spent and plan.one_critical
+    critical_at: list[int] = []
+    for profile, roll in zip(able, rolls, strict=True):
+        if roll.total < profile.needed:
+            ex.add(
+                "to_wound.failure",
+                _("To wound: %(face)d, %(needed)d+ needed."),
+                face=roll.total,
+                needed=profile.needed,
+            )
+            continue
+        result.wounding += 1
+        if profile.criticals and roll.total == 6 and not critical_used:
+            critical_at.append(len(wounding))
+            critical_used = plan.one_critical
+        else:
+            ex.add("to_wound.success", _("To wound: %(face)d wounds."), face=roll.total)
+        wounding.append(_Wound(profile))
+    crit_rolls = dice.roll_each(len(critical_at), "critical hit")
+    for index, crit_roll in zip(critical_at, crit_rolls, strict=True):
+        wound = wounding[index]
+        face = min(6, crit_roll.total + wound.profile.critical_bonus)
+        row = lookup(CRITICAL_TABLE, face, table="critical")
+        wound.wounds, wound.bonus, wound.armour = (
+            row["wounds"],
+            row["injury_bonus"],
+            row["armour_save"],
         )
-        return None
-    roll = dice.roll("D6", "to wound")
-    if roll.total < profile.needed:
-        ex.add(
-            "to_wound.failure",
-            _("To wound: %(face)d, %(needed)d+ needed."),
-            face=roll.total,
-            needed=profile.needed,
-        )
-        return None
-    result.wounding += 1
-    critical = (
-        profile.criticals and roll.total == 6 and not (plan.one_critical and result.criticals)
-    )
-    wounds, bonus, saveable = 1, 0, True
-    if critical:
-        crit_roll = dice.roll("D6", "critical hit")
-        row = lookup(CRITICAL_TABLE, crit_roll.total, table="critical")
-        wounds, bonus, saveable = row["wounds"], row["injury_bonus"], row["armour_save"]
         result.criticals.append(row["result"])
         ex.add(
             "critical." + row["result"],
             _("Critical hit (%(face)d): %(kind)s, %(wounds)d wounds."),
-            face=crit_roll.total,
+            face=face,
             kind=row["result"],
-            wounds=wounds,
+            wounds=wound.wounds,
         )
-    else:
-        ex.add("to_wound.success", _("To wound: %(face)d wounds."), face=roll.total)
-    if saveable and profile.save is not None:
-        save = dice.roll("D6", "armour save")
-        saved = save.total >= profile.save
+    return wounding
+
+
+def _roll_saves(plan: PhasePlan, ex: Explainer, dice: Dice, wounding: list[_Wound]) -> list[_Wound]:
+    """4. The armour saves of the wounds that allow one (a natural 1 always fails), then the
+    special save (a rune, step aside, regeneration: no weapon modifies it) of those left."""
+    saving = [w for w in wounding if w.armour and w.profile.save is not None]
+    for wound in wounding:
+        if wound.armour and wound.profile.save is None:
+            ex.add("save.none", _("No armour save."))
+    saved: set[int] = set()
+    for wound, save in zip(saving, dice.roll_each(len(saving), "armour save"), strict=True):
+        ok = save.total >= wound.profile.save
         ex.add(
-            "save.success" if saved else "save.failure",
+            "save.success" if ok else "save.failure",
             _("Armour save: %(face)d, %(needed)d+ needed: saved.")
-            if saved
+            if ok
             else _("Armour save: %(face)d, %(needed)d+ needed: failed."),
             face=save.total,
-            needed=profile.save,
+            needed=wound.profile.save,
         )
-        if saved:
-            return None
-    elif saveable:
-        ex.add("save.none", _("No armour save."))
-    return wounds, bonus
+        if ok:
+            saved.add(id(wound))
+    left = [w for w in wounding if id(w) not in saved]
+    if plan.special_save is None or not left:
+        return left
+    kept: list[_Wound] = []
+    for wound, save in zip(left, dice.roll_each(len(left), "special save"), strict=True):
+        ok = save.total >= plan.special_save
+        ex.add(
+            "save.special_success" if ok else "save.special_failure",
+            _("Special save: %(face)d, %(needed)d+ needed: saved.")
+            if ok
+            else _("Special save: %(face)d, %(needed)d+ needed: failed."),
+            face=save.total,
+            needed=plan.special_save,
+        )
+        if not ok:
+            kept.append(wound)
+    return kept
 
 
 def _roll_injuries(
@@ -286,9 +392,11 @@ def _roll_injuries(
     knocked down. Returns the results and the worst severity."""
     injuries: list[str] = []
     worst = 0
-    for bonus, concussion in injury_rolls:
-        roll = dice.roll("D6", "injury")
-        result = injury_result(roll.total + bonus, concussion=concussion)
+    rolls = dice.roll_each(len(injury_rolls), "injury")
+    for (bonus, concussion), roll in zip(injury_rolls, rolls, strict=True):
+        result = injury_result(
+            roll.total + bonus, concussion=concussion, hard_to_kill=plan.hard_to_kill
+        )
         injuries.append(result)
         worst = max(worst, SEVERITY[result])
         ex.add(
@@ -323,6 +431,7 @@ def _phase_result(
     lost: int = 0,
     criticals: tuple[str, ...] = (),
     injuries: tuple[str, ...] = (),
+    spent: tuple[str, ...] = (),
 ) -> PhaseResult:
     ex.add("phase.outcome", _("Outcome: %(outcome)s."), outcome=outcome)
     return PhaseResult(
@@ -337,6 +446,7 @@ def _phase_result(
         injuries=injuries,
         steps=tuple(ex.steps),
         rolls=ex.rolls(),
+        spent=spent,
     )
 
 

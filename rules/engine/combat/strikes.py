@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.equipment import MELEE, equipment_item
+from rules.engine.equipment import MELEE, Equipment, equipment_item
 from rules.engine.errors import SpecError
 from rules.engine.explain import Explainer, Step, explained_dict
 from rules.engine.i18n import gettext_noop as _
@@ -19,7 +19,9 @@ from rules.engine.validation import whole_number
 
 @dataclass(frozen=True)
 class Combatant:
-    """A warrior in a fight, for the strike order (Quién ataca antes)."""
+    """A warrior in a fight, for the strike order (Quién ataca antes). ``items``: his own
+    catalogue items; ``strongman``: a two-handed weapon does not make him strike last;
+    ``spear_blocked``: his spear does not strike first (an unstoppable charge against him)."""
 
     name: str
     initiative: int
@@ -27,11 +29,14 @@ class Combatant:
     stood_up: bool = False
     weapon: str | None = None
     first_round: bool = True
+    items: tuple[Equipment, ...] = ()
+    strongman: bool = False
+    spear_blocked: bool = False
 
     def __post_init__(self) -> None:
         whole_number("initiative", self.initiative, 0, MAX_CHARACTERISTIC)
         if self.weapon is not None:
-            equipment_item(self.weapon, kinds=(MELEE,), field="weapon")
+            equipment_item(self.weapon, kinds=(MELEE,), field="weapon", items=self.items)
 
     @property
     def tier(self) -> int:
@@ -42,13 +47,17 @@ class Combatant:
         item = (
             None
             if self.weapon is None
-            else equipment_item(self.weapon, kinds=(MELEE,), field="weapon")
+            else equipment_item(self.weapon, kinds=(MELEE,), field="weapon", items=self.items)
         )
-        if item is not None and item.strikes_last:
+        if item is not None and item.strikes_last and not self.strongman:
             return 2
-        if self.charged or (
-            item is not None and item.strikes_first_first_round and self.first_round
-        ):
+        spear = (
+            item is not None
+            and item.strikes_first_first_round
+            and self.first_round
+            and not self.spear_blocked
+        )
+        if self.charged or spear:
             return 0
         return 1
 

@@ -5,7 +5,7 @@ Each function takes its table as a parameter (defaults from :mod:`rules.engine.t
 campaign's content pack can pass its own rows. Results carry machine-readable ``effects`` for the
 post-battle services to apply, and ``pending_choices`` where a player must decide (a new skill,
 HA or HP…). Rolling again on a table because its text says so ("re-roll Dead, Captured and
-Multiple injuries", "re-roll if at the racial maximum") makes new rolls; seed 003's "never
+Multiple injuries", "re-roll if at the racial maximum") makes new rolls; the FAQ's "never
 re-roll more than once" governs rule re-rolls (hatred, parry), not these table instructions.
 
 Modules: :mod:`._common` (:class:`TableResult`, validators) · :mod:`.injuries` (serious and

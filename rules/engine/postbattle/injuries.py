@@ -34,6 +34,7 @@ from rules.engine.tables import (
     Row,
     lookup,
 )
+from rules.engine.vocabulary import FEAR, IMMUNE_FEAR
 
 # Injuries ----------------------------------------------------------------------------------------
 
@@ -263,8 +264,8 @@ _FIXED_EFFECTS: dict[str, list[dict[str, Any]]] = {
     "nervous_condition": [{"type": "characteristic", "field": "i", "delta": -1}],
     "hand_injury": [{"type": "characteristic", "field": "ws", "delta": -1}],
     "robbed": [{"type": "lose_equipment"}],
-    "hardened": [{"type": "special_rule", "rule": "immune_to_fear"}],
-    "horrible_scars": [{"type": "special_rule", "rule": "causes_fear"}],
+    "hardened": [{"type": "special_rule", "rule": IMMUNE_FEAR}],
+    "horrible_scars": [{"type": "special_rule", "rule": FEAR}],
     "survives_against_the_odds": [{"type": "experience", "amount": 1}],
 }
 """Results whose effects need no further roll."""
@@ -309,5 +310,6 @@ def injury_characteristic_change(*, field: str, current: float, delta: float) ->
 
 
 def blindness_retires(*, eyes_lost_before: int) -> bool:
-    """Ciego de un ojo: a warrior who loses his second eye retires (RULES-REFERENCE §5)."""
+    """Ciego de un ojo: a warrior who loses his second eye retires (the serious injuries
+    table)."""
     return eyes_lost_before >= 1

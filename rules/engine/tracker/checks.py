@@ -2,40 +2,43 @@
 
 The rout test comes first in a side's turn (nothing else of that side happens until it is
 taken); stupidity and rally are due at the start of the turn for the warriors concerned; fear
-only against an enemy that causes it; all alone only when fighting two or more enemies; a
-fleeing warrior charged (by the side to move) runs again. :func:`prompted` offers the last
-three when the log shows they may be due.
+only against an enemy that causes it (and never for a warrior immune to it); all alone only when
+fighting two or more enemies, and never for a warrior immune to psychology; a fleeing warrior
+charged runs again. What the outcome changes: a failed rout test routs the warband; a rallied
+warrior stops fleeing but does nothing else this turn; a failed stupidity test keeps him from
+attacking and shooting this turn; a failed fear test when charged leaves him hitting only on 6s
+in the first round, when charging means a failed charge; failing all alone, he flees the combat
+and each enemy strikes him an automatic hit (a ``hits`` entry is then due).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rules.engine import vocabulary as v
+from rules.engine.checks import BATTLE_CHECKS
 from rules.engine.i18n import gettext_noop as _
-from rules.engine.tracker.entries import recover, set_status, settle_winner
+from rules.engine.tracker.data import BattleData
+from rules.engine.tracker.due import all_alone_enemies, psychology_immune, start_of_turn
 from rules.engine.tracker.errors import TrackerError
 from rules.engine.tracker.model import (
-    CHECK_KINDS,
     FLEEING,
     IN_PLAY,
     KNOCKED_DOWN,
     OUT_OF_ACTION,
     FighterState,
-    fear_immune,
     need,
     whole_id,
 )
-from rules.engine.tracker.setup import FEAR
+from rules.engine.tracker.turns import recover, set_status, settle_winner
 
-if TYPE_CHECKING:
-    from rules.engine.tracker.state import BattleState
-
+HORN = "war-horn"
 Outcome = str | None
 """The outcome rolled, or ``None`` while the entry is checked before its dice are rolled."""
 
 
-def _outcome(state: BattleState, payload: Mapping[str, Any]) -> Outcome:
+def _outcome(state: BattleData, payload: Mapping[str, Any]) -> Outcome:
     if state.preview:
         return None
     result = payload.get("result")
@@ -48,17 +51,17 @@ def _outcome(state: BattleState, payload: Mapping[str, Any]) -> Outcome:
     return result["outcome"]
 
 
-def apply_check(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_check(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     state.require_open()
     state.require_started()
     check = need(payload, "check")
-    if check not in CHECK_KINDS:
+    if check not in BATTLE_CHECKS:
         raise TrackerError(
             _("%(check)s is not a check of the battle; use one of %(choices)s."),
             code="entry.invalid",
             field="check",
             check=check,
-            choices=", ".join(CHECK_KINDS),
+            choices=", ".join(BATTLE_CHECKS),
         )
     outcome = _outcome(state, payload)
     if check == "rout":
@@ -66,10 +69,31 @@ def apply_check(state: BattleState, seq: int, payload: Mapping[str, Any]) -> Non
         return
     state.require_rout_first()
     fighter = state.fighter(whole_id(payload, "fighter"), "fighter")
+    blown = war_horn(state, fighter, payload.get("params"))
     FIGHTER_CHECKS[check](state, seq, fighter, payload, outcome)
+    if blown and not state.preview:
+        state.side_turn.horn = True
+        state.side_spent.setdefault(fighter.side, set()).add(HORN)
 
 
-def _rout(state: BattleState, payload: Mapping[str, Any], outcome: Outcome) -> None:
+def war_horn(state: BattleData, fighter: FighterState, params: Any) -> bool:
+    """The war horn: blown at the start of a turn, friends within 15 cm of its bearer (the table
+    says so with ``params.war_horn``) re-roll a failed Leadership test that turn; once a battle
+    when the item says so."""
+    if not isinstance(params, Mapping) or not params.get("war_horn"):
+        return False
+    bearer = state.side_carries(fighter.side, v.REROLL_LEADERSHIP)
+    spent = HORN in state.side_spent.get(fighter.side, set()) and not state.side_turn.horn
+    if bearer is None or (spent and state.gear(bearer, v.ONCE_PER_BATTLE)):
+        raise TrackerError(
+            _("Nobody of this warband has a war horn left to blow this battle."),
+            code="entry.invalid",
+            field="params.war_horn",
+        )
+    return True
+
+
+def _rout(state: BattleData, payload: Mapping[str, Any], outcome: Outcome) -> None:
     """Chequeo de retirada: a failed test routs the warband; a passed one lets the turn go on
     (with its recovery phase, held back until the test was taken)."""
     side = whole_id(payload, "side")
@@ -89,6 +113,7 @@ def _rout(state: BattleState, payload: Mapping[str, Any], outcome: Outcome) -> N
     if state.preview:
         return
     state.side_turn.rout_tested = True
+    spend(state, side, payload)
     if outcome == "routed":
         state.routed[side] = False
         settle_winner(state)
@@ -97,7 +122,7 @@ def _rout(state: BattleState, payload: Mapping[str, Any], outcome: Outcome) -> N
 
 
 def _start_of_turn(
-    state: BattleState,
+    state: BattleData,
     seq: int,
     fighter: FighterState,
     payload: Mapping[str, Any],
@@ -105,7 +130,7 @@ def _start_of_turn(
 ) -> None:
     """Stupidity and rally: once per warrior, at the start of his side's turn."""
     check = payload["check"]
-    due = {(c["check"], c.get("fighter")) for c in state.checks_due() if c["check"] == check}
+    due = {(c["check"], c.get("fighter")) for c in start_of_turn(state, state.side)}
     if (check, fighter.id) not in due:
         raise TrackerError(
             _("No %(check)s test is due for %(fighter)s now."),
@@ -119,17 +144,20 @@ def _start_of_turn(
     state.side_turn.tested.add((check, fighter.id))
     if check == "rally" and outcome == "rallied":
         fighter.status = IN_PLAY
+        state.side_turn.rallied.add(fighter.id)
+    if check == "stupidity" and outcome not in ("acts_normally", None):
+        state.side_turn.stupid.add(fighter.id)
 
 
 def _charged_while_fleeing(
-    state: BattleState,
+    state: BattleData,
     seq: int,
     fighter: FighterState,
     payload: Mapping[str, Any],
     outcome: Outcome,
 ) -> None:
     """Cargado mientras huye: the charger comes from the warband whose turn it is; the fleeing
-    warrior runs another 5D6 cm before any blow is struck (seed 000)."""
+    warrior runs another 5D6 cm before any blow is struck."""
     if fighter.status != FLEEING:
         raise TrackerError(
             _("%(fighter)s is not fleeing."),
@@ -148,10 +176,11 @@ def _charged_while_fleeing(
         return
     state.touch()
     state.side_turn.tested.add(("charged-while-fleeing", fighter.id))
+    state.side_turn.must_flee.discard(fighter.id)
 
 
 def _fear(
-    state: BattleState,
+    state: BattleData,
     seq: int,
     fighter: FighterState,
     payload: Mapping[str, Any],
@@ -159,7 +188,7 @@ def _fear(
 ) -> None:
     state.require_able(fighter, "fighter", allowed=(IN_PLAY, KNOCKED_DOWN, FLEEING))
     against = state.fighter(whole_id(payload, "against"), "against")
-    if against.side == fighter.side or FEAR not in against.rules:
+    if against.side == fighter.side or not state.causes_fear(against):
         raise TrackerError(
             _("%(enemy)s does not cause fear in %(fighter)s: no fear test is due."),
             code="entry.check_not_due",
@@ -167,29 +196,33 @@ def _fear(
             enemy=against.name,
             fighter=fighter.name,
         )
-    if not state.preview:
-        state.touch()
-        state.side_turn.tested.add(("fear", fighter.id, against.id))
+    if state.setup.strict and ("fear", fighter.id, against.id) in state.side_turn.tested:
+        raise TrackerError(
+            _("%(fighter)s already tested his fear of %(enemy)s this turn."),
+            code="entry.check_not_due",
+            field="against",
+            enemy=against.name,
+            fighter=fighter.name,
+        )
+    if state.preview:
+        return
+    state.touch()
+    state.side_turn.tested.add(("fear", fighter.id, against.id))
+    state.side_turn.fear.setdefault(fighter.id, {})[against.id] = outcome or ""
+    if outcome == "cannot_charge":
+        state.side_turn.failed_charge.add(fighter.id)
+    spend(state, fighter.side, payload)
 
 
-def engaged_enemies(state: BattleState, fighter: FighterState) -> list[int]:
-    """The enemies the log shows him fighting hand to hand this turn, still in the fight."""
-    return sorted(
-        enemy
-        for enemy in state.side_turn.melee.get(fighter.id, ())
-        if state.fighters[enemy].status not in (OUT_OF_ACTION, FLEEING)
-    )
-
-
-def all_alone_enemies(state: BattleState, fighter: FighterState, params: Any) -> Any:
-    """The number of enemies he fights: the player's, or else the log's."""
-    if isinstance(params, Mapping) and "enemies" in params:
-        return params["enemies"]
-    return len(engaged_enemies(state, fighter))
+def spend(state: BattleData, side: int, payload: Mapping[str, Any]) -> None:
+    """What the roll used up, as its result says (``details.spent``: the pipe-weed, the wine)."""
+    details = (payload.get("result") or {}).get("details") or {}
+    for item in details.get("spent", ()):
+        state.side_spent.setdefault(side, set()).add(item)
 
 
 def _all_alone(
-    state: BattleState,
+    state: BattleData,
     seq: int,
     fighter: FighterState,
     payload: Mapping[str, Any],
@@ -197,7 +230,16 @@ def _all_alone(
 ) -> None:
     """Solo ante el peligro: at the end of his combat phase, fighting two or more enemies."""
     state.require_able(fighter, "fighter", allowed=(IN_PLAY,))
-    enemies = all_alone_enemies(state, fighter, payload.get("params"))
+    immune = psychology_immune(state, fighter)
+    if immune:
+        raise TrackerError(
+            _("%(fighter)s is immune to psychology (%(rule)s): no all alone test."),
+            code="entry.immune",
+            field="fighter",
+            fighter=fighter.name,
+            rule=immune,
+        )
+    enemies = all_alone_count(state, fighter, payload.get("params"))
     if isinstance(enemies, bool) or not isinstance(enemies, int) or enemies < 2:
         raise TrackerError(
             _("All alone is tested only when fighting two or more enemies."),
@@ -214,81 +256,14 @@ def _all_alone(
         set_status(state, seq, fighter, OUT_OF_ACTION, None, "")
 
 
-def _fear_prompts(state: BattleState, causer: FighterState) -> list[dict[str, Any]]:
-    """Miedo: whoever wants to charge ``causer`` (the side to move) or is charged by him (when
-    his side moves), and is not immune; one prompt per side that would test."""
-    if causer.side == state.side:
-        situation = "charged"
-        testers = [
-            f
-            for f in state.fighters.values()
-            if f.side != causer.side and f.status in (IN_PLAY, KNOCKED_DOWN)
-        ]
-    else:
-        situation = "charging"
-        testers = [f for f in state.side_fighters(state.side) if f.status == IN_PLAY]
-    by_side: dict[int, list[int]] = {}
-    for tester in testers:
-        if not fear_immune(tester) and ("fear", tester.id, causer.id) not in state.side_turn.tested:
-            by_side.setdefault(tester.side, []).append(tester.id)
-    return [
-        {
-            "check": "fear",
-            "side": side,
-            "against": causer.id,
-            "fighters": ids,
-            "situation": situation,
-            "required": False,
-        }
-        for side, ids in by_side.items()
-    ]
+def all_alone_count(state: BattleData, fighter: FighterState, params: Any) -> Any:
+    """The number of enemies he fights: the player's, or else the log's."""
+    if isinstance(params, Mapping) and "enemies" in params:
+        return params["enemies"]
+    return len(all_alone_enemies(state, fighter))
 
 
-def prompted(state: BattleState) -> list[dict[str, Any]]:
-    """The checks the log shows may be due, which the table confirms (distances, charges it
-    cannot see): a fleeing warrior of a side not moving may be charged; a warrior fighting two
-    or more enemies may be all alone (no friend within 15 cm); a fear-causing enemy in play
-    asks a fear test of whoever charges him or is charged by him. Not required: a turn may
-    end without them."""
-    tested = state.side_turn.tested
-    due: list[dict[str, Any]] = []
-    for fighter in state.fighters.values():
-        if (
-            fighter.status == FLEEING
-            and fighter.side != state.side
-            and ("charged-while-fleeing", fighter.id) not in tested
-        ):
-            due.append(
-                {
-                    "check": "charged-while-fleeing",
-                    "side": fighter.side,
-                    "fighter": fighter.id,
-                    "required": False,
-                }
-            )
-    for fighter in state.fighters.values():
-        enemies = engaged_enemies(state, fighter)
-        if (
-            fighter.status == IN_PLAY
-            and len(enemies) >= 2
-            and ("all-alone", fighter.id) not in tested
-        ):
-            due.append(
-                {
-                    "check": "all-alone",
-                    "side": fighter.side,
-                    "fighter": fighter.id,
-                    "enemies": enemies,
-                    "required": False,
-                }
-            )
-    for causer in state.fighters.values():
-        if FEAR in causer.rules and causer.status != OUT_OF_ACTION:
-            due += _fear_prompts(state, causer)
-    return due
-
-
-FighterCheck = Callable[["BattleState", int, FighterState, Mapping[str, Any], Outcome], None]
+FighterCheck = Callable[[BattleData, int, FighterState, Mapping[str, Any], Outcome], None]
 FIGHTER_CHECKS: dict[str, FighterCheck] = {
     "stupidity": _start_of_turn,
     "rally": _start_of_turn,

@@ -1,8 +1,11 @@
-"""``challenge`` entries (desafíos, seed 004), where the campaign uses that optional rule.
+"""``challenge`` entries (Personajes y combate › Desafíos), where the campaign uses that
+optional rule.
 
 * ``{"step": "issue", "fighter": <hero>}`` — a hero in base contact issues a challenge at the
-  start of a combat; the active player decides first (``params.active_player_declined`` lets
-  his opponent issue one), one challenge per hero at a time.
+  start of a combat, before any blow of its close-combat phase; the active player decides first
+  (``params.active_player_declined`` lets his opponent issue one), one challenge per hero at a
+  time. In a log that knows the combats, the hero must be in a combat whose phase this turn is
+  not logged yet, and the hero who accepts must be in the same combat.
 * ``{"step": "accept", "fighter": <enemy hero>}`` — the duel is fought until one of the two is
   out of action (or flees): nobody else may attack either of them, and they fight each other only.
 * ``{"step": "refuse", "fighter": <enemy hero>}`` — "¡Buuu! ¡Cobardica!": the challenger's player
@@ -17,11 +20,12 @@ result for the step, the same one the fold uses, so the log stores it with the e
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.engine.challenges import challenge_allowed, challenge_overkill, refuse_challenge
 from rules.engine.checks import CheckResult
 from rules.engine.i18n import gettext_noop as _
+from rules.engine.tracker.data import BattleData
 from rules.engine.tracker.errors import TrackerError
 from rules.engine.tracker.model import (
     CHALLENGE_STEPS,
@@ -33,9 +37,6 @@ from rules.engine.tracker.model import (
     whole_id,
 )
 
-if TYPE_CHECKING:
-    from rules.engine.tracker.state import BattleState
-
 PARAMS = {
     "issue": ("in_base_contact", "active_player_declined"),
     "accept": ("in_base_contact",),
@@ -43,17 +44,17 @@ PARAMS = {
 }
 
 
-def fighting(state: BattleState, fighter_id: int) -> Duel | None:
+def fighting(state: BattleData, fighter_id: int) -> Duel | None:
     """The duel this warrior is fighting now, if any."""
     return next((d for d in state.duels if d.fighting and d.opponent(fighter_id) is not None), None)
 
 
-def pending(state: BattleState) -> list[Duel]:
+def pending(state: BattleData) -> list[Duel]:
     return [d for d in state.duels if d.status == "issued"]
 
 
 def require_may_fight(
-    state: BattleState, actor: FighterState, target: FighterState, field: str
+    state: BattleData, actor: FighterState, target: FighterState, field: str
 ) -> None:
     """A hero who refused a challenge does not fight this turn; duellists fight each other only."""
     if actor.id in state.side_turn.refused:
@@ -74,14 +75,14 @@ def require_may_fight(
             )
 
 
-def end_for(state: BattleState, fighter_id: int) -> None:
+def end_for(state: BattleData, fighter_id: int) -> None:
     """A duel ends when one of the two is out of action or flees."""
     for duel in state.duels:
         if duel.fighting and duel.opponent(fighter_id) is not None:
             duel.status = "over"
 
 
-def _answered(state: BattleState, payload: Mapping[str, Any], fighter: FighterState) -> Duel:
+def _answered(state: BattleData, payload: Mapping[str, Any], fighter: FighterState) -> Duel:
     waiting = [d for d in pending(state) if d.side != fighter.side]
     issued = payload.get("issued")
     if issued is not None:
@@ -97,7 +98,7 @@ def _answered(state: BattleState, payload: Mapping[str, Any], fighter: FighterSt
 
 
 def _allowed(
-    state: BattleState, fighter: FighterState, params: Mapping[str, Any], **kw: bool
+    state: BattleData, fighter: FighterState, params: Mapping[str, Any], **kw: bool
 ) -> CheckResult:
     result = challenge_allowed(
         rule_enabled=True,
@@ -118,12 +119,12 @@ def _allowed(
     return result
 
 
-def resolve(state: BattleState, payload: Mapping[str, Any]) -> CheckResult:
+def resolve(state: BattleData, payload: Mapping[str, Any]) -> CheckResult:
     """Check a ``challenge`` entry against the state; the engine's result for its step."""
     state.require_started_turn()
     if not state.setup.challenges:
         raise TrackerError(
-            _("This campaign does not use challenges (an optional rule, seed 004)."),
+            _("This campaign does not use challenges (Desafíos, an optional rule)."),
             code="entry.challenges_off",
             field="kind",
         )
@@ -131,6 +132,8 @@ def resolve(state: BattleState, payload: Mapping[str, Any]) -> CheckResult:
     params = entry_params(payload, PARAMS[step])
     fighter = state.fighter(whole_id(payload, "fighter"), "fighter")
     state.require_able(fighter, "fighter", allowed=(IN_PLAY,))
+    if state.setup.strict:
+        _in_a_combat(state, fighter, payload, step)
     if step == "issue":
         if fighter.id in state.side_turn.refused:
             raise TrackerError(
@@ -162,7 +165,37 @@ def resolve(state: BattleState, payload: Mapping[str, Any]) -> CheckResult:
     return result
 
 
-def apply_challenge(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def _in_a_combat(
+    state: BattleData, fighter: FighterState, payload: Mapping[str, Any], step: str
+) -> None:
+    """Desafíos: heroes in a combat, before its close-combat phase this turn; the one who
+    answers is in the same combat."""
+    combat = state.combat_of(fighter.id)
+    if combat is None:
+        raise TrackerError(
+            _("%(fighter)s is in no combat: only a hero fighting may take part in a challenge."),
+            code="entry.challenge_not_allowed",
+            field="fighter",
+            fighter=fighter.name,
+        )
+    if combat.id in state.side_turn.fought:
+        raise TrackerError(
+            _("Challenges are issued at the start of a combat, before any blow is struck."),
+            code="entry.challenge_too_late",
+            field="fighter",
+        )
+    if step != "issue":
+        duel = _answered(state, payload, fighter)
+        if state.combat_of(duel.challenger) is not combat:
+            raise TrackerError(
+                _("%(fighter)s is not in the challenger's combat."),
+                code="entry.challenge_not_allowed",
+                field="fighter",
+                fighter=fighter.name,
+            )
+
+
+def apply_challenge(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     resolve(state, payload)
     fighter = state.fighters[payload["fighter"]]
     step = payload["step"]
@@ -177,7 +210,7 @@ def apply_challenge(state: BattleState, seq: int, payload: Mapping[str, Any]) ->
     state.touch()
 
 
-def overkill(state: BattleState, payload: Mapping[str, Any], wounds_caused: int) -> dict | None:
+def overkill(state: BattleData, payload: Mapping[str, Any], wounds_caused: int) -> dict | None:
     """¡Acobardamiento!: in a duel, wounds beyond those left add up to +5 to the combat result.
     ``None`` when the attack is not between two duellists."""
     duel = fighting(state, payload["attacker"])

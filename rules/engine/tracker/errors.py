@@ -16,4 +16,6 @@ class TrackerError(RulesError):
         self, template: str, code: str | None = None, field: str | None = None, **params: Any
     ) -> None:
         self.field = field
+        if field is not None:
+            params.setdefault("field", field)  # templates may name it (%(field)s)
         super().__init__(template, code=code, **params)

@@ -1,23 +1,21 @@
-"""The battle state as a fold over the log, and the rules that accept or refuse each entry.
+"""The battle state as a fold over the log: appending an entry, corrections, and what the API
+answers.
 
 A log is a list of entries ``(seq, kind, payload)``; the first is the ``setup``. Folding them in
 order gives each fighter's state (in play, derribado, aturdido, fuera de combate, huyendo) and
-wounds left, the turn and the side to move, the routs, and the checks due now. Entries are
-never edited: a ``correction`` points at an earlier entry and replaces (or voids) it, and the
-whole log is folded again, so a correction that would make a later entry impossible is refused.
+wounds left, the turn and the side to move, the combats, the routs, and the checks due now.
+Entries are never edited: a ``correction`` points at an earlier entry and replaces (or voids)
+it, and the whole log is folded again, so a correction that would make a later entry impossible
+is refused.
 
-Dice are never rolled here: ``check`` and ``attack`` entries carry the engine's ``result``
-(rolled once, when the entry was written — see :mod:`rules.engine.tracker.rolls`), so folding
-the same log always gives the same state.
+Dice are never rolled here: rolled entries carry the engine's ``result`` (rolled once, when the
+entry was written — see :mod:`rules.engine.tracker.rolls`), so folding the same log always gives
+the same state. :meth:`BattleState.to_snapshot` (from :class:`~.data.BattleData`) and
+:func:`resume` keep the fold beside the log, so appending does not fold it again.
 
-Turn sequence (seed 000, "Secuencia de Turno"): each side's turn starts with the rout test
-when a quarter or more are out of action (on the warriors as they stand when the turn starts, so
-a leader stunned in the enemy's turn cannot lead it; nothing else of that side happens until it
-is taken), then the recovery phase — stunned warriors become knocked down, knocked-down warriors
-stand up — a rally test for each fleeing warrior, and stupidity for warriors with the rule.
-Voluntary rout is offered at the start of any of the side's turns once two or more are out of
-action. What each kind of entry does is in :mod:`~rules.engine.tracker.entries`,
-:mod:`~rules.engine.tracker.checks` and :mod:`~rules.engine.tracker.duels`.
+What each kind of entry does: :mod:`.turns` (turns and the recovery phase, statuses, routs, the
+finish, notes), :mod:`.checks`, :mod:`.melee` (charges, close-combat phases, automatic hits,
+leaving a combat), :mod:`.shooting`, :mod:`.duels` (challenges).
 """
 
 from __future__ import annotations
@@ -26,92 +24,36 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from rules.engine import vocabulary as v
 from rules.engine.i18n import gettext_noop as _
-from rules.engine.tracker import checks, duels, entries
+from rules.engine.tracker.checks import apply_check
+from rules.engine.tracker.data import BattleData
+from rules.engine.tracker.due import checks_due
+from rules.engine.tracker.duels import apply_challenge
 from rules.engine.tracker.errors import TrackerError
-from rules.engine.tracker.model import (
-    CORRECTABLE,
-    FLEEING,
-    IN_PLAY,
-    KINDS,
-    KNOCKED_DOWN,
-    OUT_OF_ACTION,
-    Duel,
-    FighterState,
-    OutOfAction,
-    SideTurn,
-    whole_id,
+from rules.engine.tracker.melee import (
+    apply_charge,
+    apply_close_combat,
+    apply_disengage,
+    apply_hits,
 )
-from rules.engine.tracker.setup import STUPIDITY, BattleSetupData, setup_from_dict
+from rules.engine.tracker.model import CORRECTABLE, OUT_OF_ACTION, whole_id
+from rules.engine.tracker.payloads import ROLLED_KINDS
+from rules.engine.tracker.setup import BattleSetupData, setup_from_dict
+from rules.engine.tracker.shooting import apply_attack
+from rules.engine.tracker.turns import (
+    apply_finish,
+    apply_note,
+    apply_rout,
+    apply_status,
+    apply_turn,
+)
 
 Entry = tuple[int, str, Mapping[str, Any]]
 
 
-class BattleState:
+class BattleState(BattleData):
     """The fold of a battle log. Build it with :func:`fold`; add entries with :meth:`append`."""
-
-    def __init__(self, setup: BattleSetupData) -> None:
-        self.setup = setup
-        self.order = [side.warband for side in setup.sides]
-        self.fighters: dict[int, FighterState] = {
-            f.id: FighterState(
-                id=f.id,
-                side=side.warband,
-                name=f.name,
-                leader=f.leader,
-                hero=f.hero,
-                leadership=f.leadership,
-                wounds=f.wounds,
-                rules=f.rules,
-                equipment=f.equipment,
-            )
-            for side in setup.sides
-            for f in side.fighters
-        }
-        self.turn = 0
-        self.side: int | None = None
-        self.side_turn = SideTurn()
-        self.routed: dict[int, bool] = {}  # side → voluntary?
-        self.finished = False
-        self.winners: list[int] = []
-        self.draw = False
-        self.finish_reason = ""
-        self.out_of_action: list[OutOfAction] = []
-        self.duels: list[Duel] = []
-        self.entries: list[tuple[int, str, dict[str, Any]]] = []
-        self.corrected: dict[int, int] = {}  # corrected seq → the correction's seq
-        self.last_seq = 0
-        self.preview = False  # validating a check or attack before its dice are rolled
-
-    # --- reading -------------------------------------------------------------------------------
-    def fighter(self, fighter_id: Any, name: str = "fighter") -> FighterState:
-        fighter = self.fighters.get(fighter_id) if isinstance(fighter_id, int) else None
-        if fighter is None:
-            raise TrackerError(
-                _("Fighter %(id)s is not in this battle."),
-                code="entry.unknown_fighter",
-                field=name,
-                id=fighter_id,
-            )
-        return fighter
-
-    def side_fighters(self, side: int) -> list[FighterState]:
-        return [f for f in self.fighters.values() if f.side == side]
-
-    def out_of_action_count(self, side: int) -> int:
-        return sum(1 for f in self.side_fighters(side) if f.status == OUT_OF_ACTION)
-
-    def leader(self, side: int) -> FighterState | None:
-        return next((f for f in self.side_fighters(side) if f.leader), None)
-
-    @property
-    def ended(self) -> bool:
-        """A rout left one warband (or none) on the field, or the battle was finished."""
-        return self.finished or len(self.standing_sides) <= 1
-
-    @property
-    def standing_sides(self) -> list[int]:
-        return [side for side in self.order if side not in self.routed]
 
     def finish_due(self) -> dict[str, Any] | None:
         """The ``finish`` entry the rules write by themselves: a rout (failed test or voluntary)
@@ -121,72 +63,9 @@ class BattleState:
         voluntary = any(self.routed.values())
         return {"reason": "voluntary-rout" if voluntary else "rout", "automatic": True}
 
-    def next_turn(self) -> tuple[int, int]:
-        """The turn and side that come next (routed warbands no longer take turns)."""
-        standing = self.standing_sides
-        if self.side is None:
-            return 1, standing[0]
-        later = [s for s in self.order[self.order.index(self.side) + 1 :] if s in standing]
-        if later:
-            return self.turn, later[0]
-        return self.turn + 1, standing[0]
-
-    def rout_test_due(self, side: int) -> bool:
-        return (
-            not self.ended
-            and side == self.side
-            and not self.side_turn.rout_tested
-            and not self.side_turn.acted
-            and self.out_of_action_count(side) >= self.setup.side(side).rout_threshold
-        )
-
-    def _fighter_checks_due(self, side: int) -> list[dict[str, Any]]:
-        due = []
-        for fighter in self.side_fighters(side):
-            if (
-                STUPIDITY in fighter.rules
-                and fighter.status in (IN_PLAY, KNOCKED_DOWN)
-                and ("stupidity", fighter.id) not in self.side_turn.tested
-            ):
-                due.append(
-                    {"check": "stupidity", "side": side, "fighter": fighter.id, "required": True}
-                )
-            if (
-                fighter.status == FLEEING
-                and fighter.id in self.side_turn.fleeing_at_start
-                and ("rally", fighter.id) not in self.side_turn.tested
-            ):
-                due.append(
-                    {"check": "rally", "side": side, "fighter": fighter.id, "required": True}
-                )
-        return due
-
     def checks_due(self) -> list[dict[str, Any]]:
-        """The checks the rules call for now, the required ones first; then those the log shows
-        may be due and the table confirms (charged while fleeing, all alone, fear: ``required``
-        false, see :func:`~rules.engine.tracker.checks.prompted`)."""
-        if self.ended or self.side is None:
-            return []
-        side = self.side
-        due: list[dict[str, Any]] = []
-        if self.rout_test_due(side):
-            due.append({"check": "rout", "side": side, "required": True})
-        due += self._fighter_checks_due(side)
-        for duel in duels.pending(self):
-            due.append(
-                {
-                    "check": "challenge",
-                    "side": duel.side,
-                    "fighter": duel.challenger,
-                    "issued": duel.seq,
-                    "required": True,
-                }
-            )
-        if not self.side_turn.acted and self.out_of_action_count(side) >= 2:
-            due.append({"check": "voluntary-rout", "side": side, "required": False})
-        if not self.rout_test_due(side):
-            due += checks.prompted(self)
-        return due
+        """The checks the rules call for now (:func:`~rules.engine.tracker.due.checks_due`)."""
+        return checks_due(self)
 
     def to_dict(self) -> dict[str, Any]:
         next_turn, next_side = self.next_turn() if not self.ended else (None, None)
@@ -204,6 +83,8 @@ class BattleState:
             "challenges": self.setup.challenges,
             "duels": [duel.to_dict() for duel in self.duels],
             "refused_challenge": sorted(self.side_turn.refused),
+            "log_version": self.setup.version,
+            "combats": [self._combat_dict(c) for c in self.combats],
             "sides": [
                 {
                     "warband": side.warband,
@@ -212,7 +93,7 @@ class BattleState:
                     "out_of_action": self.out_of_action_count(side.warband),
                     "routed": side.warband in self.routed,
                     "voluntary_rout": self.routed.get(side.warband, False),
-                    "fighters": [f.to_dict() for f in self.side_fighters(side.warband)],
+                    "fighters": [self._fighter_dict(f) for f in self.side_fighters(side.warband)],
                 }
                 for side in self.setup.sides
             ],
@@ -220,6 +101,40 @@ class BattleState:
             "out_of_action_events": [event.to_dict() for event in self.out_of_action],
             "corrected": {str(k): v for k, v in self.corrected.items()},
         }
+
+    def _combat_dict(self, combat: Any) -> dict[str, Any]:
+        return {**combat.to_dict(), "fought": combat.id in self.side_turn.fought}
+
+    def _fighter_dict(self, fighter: Any) -> dict[str, Any]:
+        return {
+            **fighter.to_dict(),
+            "combat": getattr(self.combat_of(fighter.id), "id", None),
+            "states": self.fighter_states(fighter),
+            "players_rules": sorted(
+                key for key in self.rules[fighter.id] if (v.rule(key) or _PLAYERS).players
+            ),
+        }
+
+    def fighter_states(self, fighter: Any) -> list[str]:
+        """What lasts for him now: this turn's states (charged, stood up, rallied, failed
+        stupidity, failed a charge, shot, fear failed against an enemy, refused a challenge),
+        his combat's (first round), the battle's (frenzied, frenzy lost; what he has used up)."""
+        turn = self.side_turn
+        states = [name for name in TURN_STATES if fighter.id in getattr(turn, name)]
+        states += [
+            f"fear_failed:{enemy}"
+            for enemy, outcome in turn.fear.get(fighter.id, {}).items()
+            if outcome == "hits_only_on_6"
+        ]
+        combat = self.combat_of(fighter.id)
+        if combat is not None and combat.first_round(fighter.id):
+            states.append("first_round")
+        if self.has(fighter, v.FRENZY):
+            states.append("frenzy_lost" if fighter.frenzy_lost else "frenzied")
+        if fighter.id in self.pending_hits:
+            states.append("hits_due")
+        states += [f"spent:{item}" for item in sorted(fighter.spent)]
+        return states
 
     def report(self) -> dict[str, Any]:
         """What the battle report says: winners, routs, who took whom out of action."""
@@ -243,58 +158,11 @@ class BattleState:
             "last_turn": self.turn,
         }
 
-    # --- guards the entries use ----------------------------------------------------------------
-    def require_started(self) -> None:
-        if self.side is None:
-            raise TrackerError(
-                _("The battle has not started: log the first turn."), code="entry.not_started"
-            )
-
-    def require_open(self) -> None:
-        if self.ended:
-            raise TrackerError(
-                _("The battle is over: only notes and the finish can be logged."),
-                code="entry.battle_over",
-            )
-
-    def require_rout_first(self) -> None:
-        if self.side is not None and self.rout_test_due(self.side):
-            raise TrackerError(
-                _("The rout test is due first, at the start of this turn."),
-                code="entry.rout_test_due",
-            )
-
-    def require_started_turn(self) -> None:
-        """The battle is on, a turn has started and its rout test (if due) was taken."""
-        self.require_open()
-        self.require_started()
-        self.require_rout_first()
-
-    def require_able(self, fighter: FighterState, name: str, *, allowed: tuple[str, ...]) -> None:
-        if fighter.status == OUT_OF_ACTION:
-            raise TrackerError(
-                _("%(fighter)s is out of action and can do nothing more in this battle."),
-                code="entry.out_of_action",
-                field=name,
-                fighter=fighter.name,
-            )
-        if fighter.status not in allowed:
-            raise TrackerError(
-                _("%(fighter)s is %(status)s and cannot do that."),
-                code="entry.cannot_act",
-                field=name,
-                fighter=fighter.name,
-                status=fighter.status,
-            )
-
-    def touch(self) -> None:
-        self.side_turn.acted = True
-
     # --- entries -------------------------------------------------------------------------------
     def append(self, seq: int, kind: str, payload: Mapping[str, Any]) -> None:
         """Validate the entry against the state and apply it; raise :class:`TrackerError`. On an
         error the state may be half-changed: callers drop it (see :meth:`validate`)."""
-        if kind not in KINDS:
+        if kind not in APPLIERS and kind not in ("setup", "correction"):
             raise TrackerError(
                 _("%(kind)s is not a kind of log entry."),
                 code="entry.kind",
@@ -319,15 +187,19 @@ class BattleState:
         self.last_seq = max(self.last_seq, seq)
 
     def validate(self, kind: str, payload: Mapping[str, Any]) -> None:
-        """Check an entry without changing this state; ``check`` and ``attack`` entries are
-        checked before their dice are rolled (without a ``result``)."""
-        # The setup is frozen and logged entries are never changed in place: the preview
-        # shares them (copying the whole log was most of a validation's time).
-        preview = copy.deepcopy(
-            self, {id(self.setup): self.setup, id(self.entries): [*self.entries]}
-        )
-        preview.preview = kind in ("check", "attack")
-        preview.append(self.last_seq + 1, kind, payload)
+        """Check an entry without changing this state; rolled entries are checked before their
+        dice are rolled (without a ``result``)."""
+        self.preview_of(kind).append(self.last_seq + 1, kind, payload)
+
+    def preview_of(self, kind: str) -> BattleState:
+        """A copy to try an entry on. The setup is frozen and logged entries are never changed
+        in place: the copy shares them (copying the whole log was most of a validation's
+        time)."""
+        shared = (self.setup, self.setups, self.rules, self.entries)
+        preview = copy.deepcopy(self, {id(item): item for item in shared})
+        preview.entries = [*self.entries]
+        preview.preview = kind in ROLLED_KINDS
+        return preview
 
     def corrected_entries(self) -> list[tuple[int, str, dict[str, Any]]]:
         return [entry for entry in self.entries if entry[1] == "correction"]
@@ -341,6 +213,12 @@ class BattleState:
         ]
 
     def _correct(self, seq: int, payload: Mapping[str, Any]) -> None:
+        if not self.complete:
+            raise TrackerError(
+                _("A correction folds the whole log again: load it first."),
+                code="entry.needs_log",
+                field="corrects",
+            )
         target_seq = whole_id(payload, "corrects")
         target = next((e for e in self.entries if e[0] == target_seq), None)
         if target is None or target[1] not in CORRECTABLE:
@@ -373,17 +251,41 @@ class BattleState:
         self.__dict__.update(rebuilt.__dict__)
 
 
-Applier = Callable[[BattleState, int, Mapping[str, Any]], None]
+class _Players:
+    players = True
+
+
+_PLAYERS = _Players()
+"""A key nobody declared (a league's own): the players apply it."""
+TURN_STATES = (
+    "charged",
+    "was_charged",
+    "failed_charge",
+    "stood_up",
+    "rallied",
+    "stupid",
+    "shot",
+    "refused",
+    "diving",
+    "must_flee",
+)
+
+Applier = Callable[[BattleData, int, Mapping[str, Any]], None]
 APPLIERS: dict[str, Applier] = {
-    "turn": entries.apply_turn,
-    "status": entries.apply_status,
-    "check": checks.apply_check,
-    "attack": entries.apply_attack,
-    "challenge": duels.apply_challenge,
-    "rout": entries.apply_rout,
-    "finish": entries.apply_finish,
-    "note": entries.apply_note,
+    "turn": apply_turn,
+    "status": apply_status,
+    "check": apply_check,
+    "charge": apply_charge,
+    "close-combat": apply_close_combat,
+    "hits": apply_hits,
+    "disengage": apply_disengage,
+    "attack": apply_attack,
+    "challenge": apply_challenge,
+    "rout": apply_rout,
+    "finish": apply_finish,
+    "note": apply_note,
 }
+"""What each kind of entry does to the state (the setup starts it; corrections fold again)."""
 
 
 def _replace(state: BattleState, seq: int, kind: str, replacement: Mapping[str, Any]) -> None:
@@ -435,6 +337,15 @@ def fold_entries(
             continue
         state.entries.append((seq, kind, dict(payload)))
         state.last_seq = max(state.last_seq, seq)
+    return state
+
+
+def resume(setup_payload: Mapping[str, Any], snapshot: Mapping[str, Any]) -> BattleState:
+    """The state a snapshot kept (:meth:`BattleData.to_snapshot`), without the entries: enough
+    to append, not to correct (a correction folds the log again, :func:`fold`)."""
+    state = BattleState(setup_from_dict(setup_payload))
+    state.restore(snapshot)
+    state.complete = False
     return state
 
 

@@ -1,4 +1,4 @@
-"""Every worked example of seed 000, plus the other checks, with fixed faces."""
+"""Every worked example of the rulebook, plus the other checks, with fixed faces."""
 
 import json
 
@@ -395,9 +395,10 @@ def test_goblin_jumping_12_cm_takes_two_initiative_tests():
 
 
 def test_goblin_failing_the_jump_falls_at_strength_four_not_five():
-    # Seed 000's goblin example says "1D3 impactos de F5" for a 12 cm jump, but its own falling
-    # rule ("la distancia que ha caído dividida entre 3 redondeando hacia arriba") gives
-    # 12 / 3 = F4 (the F5 is Mordheim's 5" drop left unconverted). The engine follows the rule.
+    # The rulebook's goblin example (Bajar de un salto) says "1D3 impactos de F5" for a 12 cm
+    # jump, but its own falling rule ("la distancia que ha caído dividida entre 3 redondeando
+    # hacia arriba") gives 12 / 3 = F4 (the F5 is Mordheim's 5" drop left unconverted). The
+    # engine follows the rule.
     faces = [2, 5, 1, 1]  # pass, fail; D3 = 1 hit; to wound 1 fails
     result = jump_down(initiative=3, height_cm=12, toughness=3, dice=Dice(faces=faces))
     assert result.outcome == "falls"
@@ -485,7 +486,7 @@ def test_edge_fall():
     assert fell.outcome == "falls" and fell.details["fall"]["strength"] == 4
 
 
-# Huida y persecución (seed 002).
+# Huida y persecución (the mass battle rule).
 def test_flee_and_pursuit_caught_on_equal_roll():
     result = flee_and_pursuit(
         fleeing_movement_cm=10,
@@ -609,6 +610,7 @@ def test_every_check_result_is_json(kind):
         "edge": {"initiative": 3, "distance_to_edge_cm": 1},
         "flee-pursuit": {"fleeing_movement_cm": 10, "pursuer_movement_cm": 10},
         "flee-combat": {"attackers": [{"strength": 4}], "defender": {"toughness": 3}},
+        "charged-while-fleeing": {},
     }
     result = run_check(kind, samples[kind], dice=Dice(11))
     data = json.loads(json.dumps(result.to_dict()))

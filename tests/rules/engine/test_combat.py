@@ -125,8 +125,9 @@ def test_strength_double_the_parrier_cannot_be_parried():
 # Impactos críticos.
 def test_only_the_first_six_is_a_critical_in_a_phase():
     # hits 4, 4; wounds 6 (critical: 3 exposed, 2 wounds) and 6 (a normal wound); injuries 1, 1, 2.
+    # The dice of a step come together, as at the table: both to-wound dice, then the critical.
     result = resolve_phase(
-        AttackerSpec(attacks=2), TARGET, dice=Dice(faces=[4, 4, 6, 3, 6, 1, 1, 2])
+        AttackerSpec(attacks=2), TARGET, dice=Dice(faces=[4, 4, 6, 6, 3, 1, 1, 2])
     )
     assert result.criticals == ("exposed",)
     assert result.wounds_lost == 3 and result.injuries == ("knocked_down",) * 3
@@ -138,7 +139,7 @@ def test_criticals_without_the_one_per_phase_limit():
     result = resolve_phase(
         AttackerSpec(attacks=2),
         TARGET,
-        dice=Dice(faces=[4, 4, 6, 3, 6, 4, 1, 1, 1, 1]),
+        dice=Dice(faces=[4, 4, 6, 6, 3, 4, 1, 1, 1, 1]),
         rules=rules,
     )
     assert result.criticals == ("exposed", "exposed") and result.wounds_lost == 4

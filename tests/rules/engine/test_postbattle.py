@@ -95,9 +95,9 @@ def _injury(*faces, **kwargs):
             [{"type": "special_rule", "rule": "hatred", "target": "every_warband_of_that_type"}],
         ),
         ((6, 1, 4), "captured", [{"type": "captured", "sale_value": 20}]),
-        ((6, 2), "hardened", [{"type": "special_rule", "rule": "immune_to_fear"}]),
-        ((6, 3), "hardened", [{"type": "special_rule", "rule": "immune_to_fear"}]),
-        ((6, 4), "horrible_scars", [{"type": "special_rule", "rule": "causes_fear"}]),
+        ((6, 2), "hardened", [{"type": "special_rule", "rule": "immune-fear"}]),
+        ((6, 3), "hardened", [{"type": "special_rule", "rule": "immune-fear"}]),
+        ((6, 4), "horrible_scars", [{"type": "special_rule", "rule": "fear"}]),
         ((6, 6), "survives_against_the_odds", [{"type": "experience", "amount": 1}]),
     ],
 )
@@ -393,7 +393,7 @@ def test_the_second_lost_eye_retires_him():
     assert blindness_retires(eyes_lost_before=1)
 
 
-# Movement is in centimetres: an advance in M is one Mordheim inch, +2.5 cm (RULES-REFERENCE,
+# Movement is in centimetres: an advance in M is one Mordheim inch, +2.5 cm (the campaign tables,
 # "Units"; a human moves 10 cm, the seed's Mablung M10) — never +1 cm.
 MOVEMENT_ROW = ({"min": 2, "max": 12, "result": "characteristic", "options": ("m",)},)
 

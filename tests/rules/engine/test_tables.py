@@ -79,7 +79,8 @@ def test_save_modifier_by_strength():
 
 def test_racial_maximums_in_cm():
     assert RACIAL_MAXIMUMS["human"] == Profile(10, 6, 6, 4, 4, 3, 6, 4, 9)
-    assert RACIAL_MAXIMUMS["elf"].m == 12.5 and RACIAL_MAXIMUMS["elf"].i == 9
+    # Reglas › Atributos: an elf moves 12 cm (not Mordheim's 5" × 2.5), as the content pack says.
+    assert RACIAL_MAXIMUMS["elf"].m == 12 and RACIAL_MAXIMUMS["elf"].i == 9
     assert RACIAL_MAXIMUMS["dwarf"].m == 7.5 and RACIAL_MAXIMUMS["dwarf"].t == 5
     assert RACIAL_MAXIMUMS["orc"].t == 5 and RACIAL_MAXIMUMS["orc"].ld == 9
     assert RACIAL_MAXIMUMS["goblin"].ws == 5 and RACIAL_MAXIMUMS["goblin"].ld == 7

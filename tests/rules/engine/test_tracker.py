@@ -1,4 +1,5 @@
-"""The battle tracker decides, from the log alone, the state and which checks are due (seed 000)."""
+"""The battle tracker decides, from the log alone, the state and which checks are due (Reglas ›
+El turno, Liderazgo y psicología)."""
 
 import pytest
 
@@ -102,8 +103,8 @@ def test_rout_test_comes_first_and_cannot_be_skipped():
 
 
 def test_leader_stunned_the_next_best_leadership_takes_the_rout_test():
-    """Seed 000: the leader out of action or stunned → the highest L of the others who are
-    neither. 104 (L10) is out of action, so 103 (L9) tests; recovery follows the test."""
+    """El chequeo de retirada: the leader out of action or stunned → the highest L of the others
+    who are neither. 104 (L10) is out of action, so 103 (L9) tests; recovery follows the test."""
     payload = setup(size_a=4)
     payload["sides"][0]["fighters"][2]["profile"]["ld"] = 9
     payload["sides"][0]["fighters"][3]["profile"]["ld"] = 10

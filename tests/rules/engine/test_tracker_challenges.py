@@ -1,4 +1,5 @@
-"""Challenges (desafíos, seed 004) in the battle log, and the finish a rout writes by itself."""
+"""Challenges (Personajes y combate › Desafíos) in the battle log, and the finish a rout writes
+by itself."""
 
 import pytest
 

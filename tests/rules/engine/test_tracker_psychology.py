@@ -1,4 +1,4 @@
-"""Fear, all alone and charged while fleeing (seed 000, "Liderazgo y Psicología"): the tracker
+"""Fear, all alone and charged while fleeing (Reglas › Liderazgo y psicología): the tracker
 offers each when the log shows it may be due; the table confirms what it alone sees."""
 
 import pytest
@@ -135,8 +135,8 @@ def test_optional_prompts_wait_for_the_rout_test():
 
 
 def test_flight_is_5d6_whatever_the_movement():
-    """Seed 000: "corre otros 5D6 centímetros" after a failed rally or when charged while
-    fleeing — not seed 002's 8D6 above M 15 cm."""
+    """Solo ante el peligro: "corre otros 5D6 centímetros" after a failed rally or when charged
+    while fleeing — not the mass battle's 8D6 above M 15 cm."""
     payload = setup(size_a=4, size_b=4)
     payload["sides"][0]["fighters"][1]["profile"]["m"] = 25
     log = Log(payload)

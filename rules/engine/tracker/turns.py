@@ -1,20 +1,32 @@
-"""The entries that move the battle on: turns (with the recovery phase), statuses, attacks,
-voluntary routs, the finish and notes. Each ``apply_<kind>(state, seq, payload)`` checks the
-entry against the state and changes it, or raises :class:`TrackerError`."""
+"""The entries that move the battle on: turns (with the recovery phase), statuses, voluntary
+routs, the finish and notes; and :func:`set_status`, the one way a warrior's status changes.
+
+Each ``apply_<kind>(state, seq, payload)`` checks the entry against the state and changes it,
+or raises :class:`TrackerError`.
+
+Turn sequence (Reglas › El turno): each side's turn starts with the rout test when a quarter or
+more are out of action (on the warriors as they stand when the turn starts, so a leader stunned
+in the enemy's turn cannot lead it; nothing else of that side happens until it is taken), then
+the recovery phase — stunned warriors become knocked down, knocked-down warriors stand up (and
+strike last this turn) — a rally test for each fleeing warrior, and stupidity for warriors with
+the rule. Voluntary rout is offered at the start of any of the side's turns once two or more are
+out of action.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rules.engine import vocabulary as v
 from rules.engine.i18n import gettext_noop as _
-from rules.engine.tracker import duels
+from rules.engine.tracker.data import BattleData
+from rules.engine.tracker.due import required
+from rules.engine.tracker.duels import end_for, require_may_fight
 from rules.engine.tracker.errors import TrackerError
 from rules.engine.tracker.model import (
-    ATTACK_MODES,
     FLEEING,
     IN_PLAY,
-    INJURY_OUTCOMES,
     KNOCKED_DOWN,
     MAX_NOTE,
     MAX_TURNS,
@@ -29,11 +41,10 @@ from rules.engine.tracker.model import (
     whole_id,
 )
 
-if TYPE_CHECKING:
-    from rules.engine.tracker.state import BattleState
+STAND_UP_SPENT = "stand-up-free"
 
 
-def apply_note(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_note(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     text = payload.get("text", "")
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_NOTE:
         raise TrackerError(
@@ -44,7 +55,7 @@ def apply_note(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None
         )
 
 
-def apply_turn(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_turn(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     state.require_open()
     turn, side = whole_id(payload, "turn"), whole_id(payload, "side")
     expected = state.next_turn()
@@ -58,7 +69,7 @@ def apply_turn(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None
         )
     if turn > MAX_TURNS:
         raise TrackerError(_("Too many turns."), code="entry.turn_order", field="turn")
-    pending = [c for c in state.checks_due() if c["required"]]
+    pending = required(state)
     if pending:
         raise TrackerError(
             _("Take the checks due before the next turn: %(checks)s."),
@@ -74,13 +85,20 @@ def apply_turn(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None
         recover(state, side)
 
 
-def recover(state: BattleState, side: int) -> None:
-    """Fase de recuperación: stunned → knocked down; knocked down → back on his feet. It
-    follows the rout test, which sees the warriors as the turn starts (a stunned leader
+def recover(state: BattleData, side: int) -> None:
+    """Fase de recuperación: stunned → knocked down; knocked down → back on his feet, striking
+    last this turn and unable to charge (an orc draught or jump up: without losing his action).
+    It follows the rout test, which sees the warriors as the turn starts (a stunned leader
     cannot lend his Leadership to it)."""
     for fighter in state.side_fighters(side):
         if fighter.status == KNOCKED_DOWN:
             fighter.status = IN_PLAY
+            if state.has(fighter, v.JUMP_UP):
+                continue
+            if state.gear(fighter, v.STAND_UP_FREE) and STAND_UP_SPENT not in fighter.spent:
+                fighter.spent.add(STAND_UP_SPENT)
+                continue
+            state.side_turn.stood_up.add(fighter.id)
         elif fighter.status == STUNNED:
             fighter.status = KNOCKED_DOWN
 
@@ -96,7 +114,7 @@ def _wounds(payload: Mapping[str, Any]) -> int | None:
     return wounds
 
 
-def apply_status(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_status(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     state.require_started_turn()
     target = state.fighter(whole_id(payload, "fighter"), "fighter")
     status = one_of(payload, "status", STATUSES)
@@ -109,28 +127,40 @@ def apply_status(state: BattleState, seq: int, payload: Mapping[str, Any]) -> No
             raise TrackerError(
                 _("A warrior does not fight his own side."), code="entry.same_side", field="by"
             )
-        duels.require_may_fight(state, actor, target, "by")
+        require_may_fight(state, actor, target, "by")
     wounds = _wounds(payload)
     if wounds is not None:
         target.wounds = wounds
     state.touch()
-    if actor is not None:
+    if actor is not None and not state.engaged(actor.id):
         state.side_turn.engage(actor.id, target.id)
     set_status(state, seq, target, status, actor, str(payload.get("weapon") or "")[:80])
 
 
 def set_status(
-    state: BattleState,
+    state: BattleData,
     seq: int,
     target: FighterState,
     status: str,
     actor: FighterState | None,
     weapon: str,
 ) -> None:
+    """Change a warrior's status and what follows: out of action or fled, he leaves his combat
+    (fleeing a fight, each enemy in contact strikes him an automatic hit: an entry is due) and
+    any duel; knocked down or stunned, his frenzy is gone for the battle."""
+    before = target.status
     target.status = status
+    if status in (KNOCKED_DOWN, STUNNED):
+        target.frenzy_lost = True
     if status in (OUT_OF_ACTION, FLEEING):
-        duels.end_for(state, target.id)
+        end_for(state, target.id)
+        if status == FLEEING and before == IN_PLAY:
+            enemies = [e for e in state.contacts(target.id) if state.fighters[e].status == IN_PLAY]
+            if enemies:
+                state.pending_hits[target.id] = enemies
+        state.leave_combat(target.id)
     if status == OUT_OF_ACTION:
+        state.pending_hits.pop(target.id, None)
         state.out_of_action.append(
             OutOfAction(
                 seq=seq,
@@ -144,67 +174,20 @@ def set_status(
         )
 
 
-def _attack_result(payload: Mapping[str, Any]) -> tuple[str, int]:
-    result = payload.get("result")
-    if not isinstance(result, Mapping) or result.get("outcome") not in INJURY_OUTCOMES:
-        raise TrackerError(
-            _("An attack needs its result (the outcome rolled)."),
-            code="entry.invalid",
-            field="result",
-        )
-    lost = result.get("wounds_lost", 0)
-    if isinstance(lost, bool) or not isinstance(lost, int) or lost < 0:
-        raise TrackerError(_("wounds_lost must be a whole number."), code="entry.invalid")
-    return result["outcome"], lost
-
-
-def _weapon(attacker: FighterState, payload: Mapping[str, Any]) -> str:
-    """The weapon named must be one the attacker carries (empty: his default weapon)."""
-    weapon = payload.get("weapon") or ""
-    if not isinstance(weapon, str) or (weapon and weapon not in attacker.equipment):
-        raise TrackerError(
-            _("%(fighter)s does not carry %(weapon)s."),
-            code="entry.invalid",
-            field="weapon",
-            fighter=attacker.name,
-            weapon=str(weapon),
-        )
-    return weapon[:80]
-
-
-def apply_attack(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
-    state.require_started_turn()
-    mode = payload.get("mode", "melee")
-    if mode not in ATTACK_MODES:
-        raise TrackerError(_("mode must be melee or shooting."), code="entry.invalid", field="mode")
-    attacker = state.fighter(whole_id(payload, "attacker"), "attacker")
-    target = state.fighter(whole_id(payload, "target"), "target")
-    state.require_able(attacker, "attacker", allowed=(IN_PLAY,))
-    state.require_able(target, "target", allowed=(IN_PLAY, KNOCKED_DOWN, STUNNED, FLEEING))
-    if attacker.side == target.side:
-        raise TrackerError(
-            _("A warrior does not fight his own side."), code="entry.same_side", field="target"
-        )
-    if mode == "shooting" and attacker.side != state.side:
-        raise TrackerError(
-            _("Only the warband whose turn it is shoots."),
-            code="entry.not_your_turn",
-            field="attacker",
-        )
-    duels.require_may_fight(state, attacker, target, "attacker")
-    weapon = _weapon(attacker, payload)
-    if state.preview:
-        return
-    outcome, lost = _attack_result(payload)
-    state.touch()
-    if mode == "melee":
-        state.side_turn.engage(attacker.id, target.id)
-    target.wounds = max(0, target.wounds - lost)
+def worsen(
+    state: BattleData,
+    seq: int,
+    target: FighterState,
+    outcome: str,
+    actor: FighterState | None,
+    weapon: str,
+) -> None:
+    """An attack's outcome: the status changes only if it is worse than the one he has."""
     if outcome in SEVERITY and SEVERITY[outcome] > SEVERITY[target.status]:
-        set_status(state, seq, target, outcome, attacker, weapon)
+        set_status(state, seq, target, outcome, actor, weapon)
 
 
-def apply_rout(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_rout(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     """Retirada voluntaria, at the start of one of the side's turns (two or more out)."""
     state.require_open()
     state.require_started()
@@ -227,13 +210,13 @@ def apply_rout(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None
     settle_winner(state)
 
 
-def settle_winner(state: BattleState) -> None:
+def settle_winner(state: BattleData) -> None:
     standing = state.standing_sides
     if len(standing) == 1:
         state.winners = standing
 
 
-def _finish_winners(state: BattleState, payload: Mapping[str, Any]) -> list[int]:
+def _finish_winners(state: BattleData, payload: Mapping[str, Any]) -> list[int]:
     draw = bool(payload.get("draw"))
     winner = payload.get("winner")
     standing = state.standing_sides
@@ -256,7 +239,7 @@ def _finish_winners(state: BattleState, payload: Mapping[str, Any]) -> list[int]
     return [winner]
 
 
-def apply_finish(state: BattleState, seq: int, payload: Mapping[str, Any]) -> None:
+def apply_finish(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:
     winners = _finish_winners(state, payload)
     state.finished = True
     state.draw = bool(payload.get("draw")) and len(state.standing_sides) != 1
