@@ -127,6 +127,11 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool(
         "DB_SERVER_SIDE_BINDING", default=True
     )
+    # A database host that does not answer (a failover, a network cut) fails the connection in
+    # seconds, answered 503 (annuminas.outage), instead of holding a web thread for minutes.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, Celery -------------------------------------------------------------------
@@ -138,10 +143,17 @@ if REDIS_URL:
             "BACKEND": "annuminas.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="annuminas"),
+            # Keys carry the database's epoch: nothing cached outlives a restore.
+            "KEY_FUNCTION": "annuminas.cache.epoch_key",
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "KEY_FUNCTION": "annuminas.cache.epoch_key",
+        }
+    }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"  # a host named, so kombu does not warn
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -159,10 +171,21 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)  # reuse connections (bench)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a task from a request (annuminas.tasks.enqueue_safely) must give up at once when Redis
+# is down: one connection attempt (kombu retried for 6 s), a short connect timeout, then a
+# circuit breaker that does not try again for BROKER_RETRY_AFTER seconds. Workers keep
+# reconnecting on their own (broker_connection_max_retries).
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
+BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=10.0)
 # A message whose worker died unacknowledged goes back to the queue after this long; it must
 # exceed any task's run time. The sweeper re-sends a lost post-battle run much sooner (after
 # POSTBATTLE_RUN_LOST_AFTER seconds without a heartbeat); the late redelivery is then a no-op.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 900,
+    "max_retries": 0,  # a publisher's connection: one attempt
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+}
 POSTBATTLE_RUN_LOST_AFTER = env.int("POSTBATTLE_RUN_LOST_AFTER", default=120)
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"
@@ -221,6 +244,9 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 # per address and per login name; checked before any password is hashed, kept in the cache.
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
+    # allauth also limits every login (30 a minute per address, successes included): a game
+    # night on one Wi-Fi, or every player behind one proxy, would be locked out. Failures only.
+    "login": None,
 }
 # Behind a reverse proxy, the client address is the proxy's unless this says how many proxies
 # append to X-Forwarded-For (0: use REMOTE_ADDR, for gunicorn facing the clients directly).
