@@ -22,6 +22,7 @@ urlpatterns = [
     path("admin/login/", views.admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("organisers/", organisers_site.urls),
+    path("", include("annuminas.exports.urls")),
     path("accounts/", include("annuminas.accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("annuminas.api.urls")),

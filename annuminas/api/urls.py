@@ -25,6 +25,7 @@ urlpatterns = [
     # The split view serves its start-up script as a file (?script): no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", redoc, name="api-redoc"),
+    path("", include("annuminas.exports.api_urls")),
     path("rules/", include("rules.api.urls")),
     path("", include("warbands.api.urls")),
     path("", include("battles.api.urls")),
