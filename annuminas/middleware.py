@@ -7,7 +7,6 @@ says. The API also honours ``Accept-Language`` so companion apps can ask for Eng
 explanations without a cookie.
 """
 
-import functools
 import logging
 
 from django.conf import settings
@@ -31,8 +30,7 @@ def content_security_policy(policy: dict[str, list[str]]) -> str:
 class ContentSecurityPolicyMiddleware:
     """``Content-Security-Policy`` on every answer, from ``SECURE_CSP``: scripts and styles from
     the site's own files only (no inline script, no inline style, no ``eval``), no framing, forms
-    posted to the site only. A view that needs another policy sets the header itself (the API's
-    ReDoc page)."""
+    posted to the site only. A view that needs another policy may set the header itself."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -43,22 +41,6 @@ class ContentSecurityPolicyMiddleware:
         if self.header and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.header
         return response
-
-
-def csp_relaxed(view, **directives: list[str]):
-    """``view`` answering with ``SECURE_CSP`` where ``directives`` (``style_src=[…]``) replace
-    the site's: for a third-party page that cannot do without, and for that page only."""
-    policy = {**settings.SECURE_CSP}
-    policy.update({name.replace("_", "-"): sources for name, sources in directives.items()})
-    header = content_security_policy(policy)
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response["Content-Security-Policy"] = header
-        return response
-
-    return wrapped
 
 
 # What is worth compressing: text. PDFs, images and archives are compressed already.

@@ -17,6 +17,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -49,6 +50,12 @@ def admin_login(request: HttpRequest) -> HttpResponse:
     if admin.site.has_permission(request):
         return redirect("admin:index")
     raise PermissionDenied(_("Only staff may use the league administration."))
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon (the admin, the
+    API's JSON): the site's icon."""
+    return redirect(static("img/favicon.svg"), permanent=True)
 
 
 def _database_state() -> dict:
