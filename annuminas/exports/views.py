@@ -13,7 +13,6 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from battles import access
@@ -39,7 +39,8 @@ def organised_campaign_id(user, slug: str) -> int:
 
 
 def _download(data: dict, name: str) -> HttpResponse:
-    body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=1)
+    # DRF's encoder: the download and the API answer write dates and ids alike.
+    body = json.dumps(data, cls=JSONEncoder, ensure_ascii=False, indent=1)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     filename = f"{slugify(name) or 'annuminas'}-{timezone.localdate():%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
