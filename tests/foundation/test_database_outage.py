@@ -77,8 +77,10 @@ class Site:
         self.stop()
         pytest.fail("gunicorn did not start")
 
-    def get(self, path: str, *, language: str | None = None):
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}")  # noqa: S310
+    def get(self, path: str, *, language: str | None = None, headers: dict | None = None):
+        request = urllib.request.Request(  # noqa: S310 - the test's own server
+            f"http://127.0.0.1:{self.port}{path}", headers=headers or {}
+        )
         if language:
             request.add_header("Cookie", f"annuminas_language={language}")
         try:
