@@ -181,11 +181,16 @@ BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=10.0)
 # A message whose worker died unacknowledged goes back to the queue after this long; it must
 # exceed any task's run time. The sweeper re-sends a lost post-battle run much sooner (after
 # POSTBATTLE_RUN_LOST_AFTER seconds without a heartbeat); the late redelivery is then a no-op.
+# A Redis that accepts connections and never answers (frozen, or a network path that drops
+# after the handshake) held a send for good: socket_timeout bounds every command. It must stay
+# above the 1 s a worker's BRPOP waits for a message.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 900,
     "max_retries": 0,  # a publisher's connection: one attempt
     "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "socket_timeout": 3,
 }
+CELERY_REDIS_SOCKET_TIMEOUT = 3
 POSTBATTLE_RUN_LOST_AFTER = env.int("POSTBATTLE_RUN_LOST_AFTER", default=120)
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"

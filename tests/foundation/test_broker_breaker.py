@@ -29,17 +29,22 @@ def test_the_broker_settings_give_up_fast():
     assert settings.CELERY_BROKER_CONNECTION_TIMEOUT <= 1
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["max_retries"] == 0
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["socket_connect_timeout"] <= 1
+    # Every command is bounded too, above the 1 s a worker's BRPOP waits for a message.
+    assert 1 < settings.CELERY_BROKER_TRANSPORT_OPTIONS["socket_timeout"] <= 3
     assert settings.CELERY_REDIS_SOCKET_CONNECT_TIMEOUT <= 1
     assert settings.BROKER_RETRY_AFTER >= 5
 
 
 class _HangUp:
-    """A server that accepts connections and hangs up at once, counting them."""
+    """A server that accepts connections and hangs up at once (or, ``silent``, keeps them open
+    and never answers, as a frozen Redis does), counting them."""
 
-    def __init__(self):
+    def __init__(self, *, silent: bool = False):
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.accepted = 0
+        self.silent = silent
+        self.held: list[socket.socket] = []
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self):
@@ -49,7 +54,10 @@ class _HangUp:
             except OSError:
                 return
             self.accepted += 1
-            client.close()
+            if self.silent:
+                self.held.append(client)
+            else:
+                client.close()
 
 
 def test_a_send_tries_the_broker_once_then_the_breaker_holds(settings, caplog):
@@ -72,6 +80,23 @@ def test_a_send_tries_the_broker_once_then_the_breaker_holds(settings, caplog):
     assert server.accepted == tried  # the breaker: not one more connection
     assert caplog.text.count("the task broker (Redis) unreachable") == 1
     assert "not queued breaker_test.noop: the broker is unreachable" in caplog.text
+    server.listener.close()
+
+
+def test_a_redis_that_never_answers_does_not_hold_the_send(settings):
+    """Accepted and never answered: the send gives up (the socket timeout), then the breaker
+    skips the broker. Without a socket timeout it waited for good."""
+    settings.BROKER_RETRY_AFTER = 60
+    server = _HangUp(silent=True)
+    app = _app(f"redis://127.0.0.1:{server.port}/0")
+
+    @app.task(name="silent_test.noop")
+    def noop(value):
+        return value
+
+    assert enqueue_safely(noop, 1) is False
+    assert enqueue_safely(noop, 2) is False
+    assert server.accepted == 1
     server.listener.close()
 
 
