@@ -107,11 +107,15 @@ def epoch_key(key: str, key_prefix: str, version: int) -> str:
     return f"{key_prefix}:{database_epoch()}:{version}:{key}"
 
 
+_breakers: dict[tuple[str, float], CircuitBreaker] = {}
+_breakers_lock = threading.Lock()
+
+
 class ResilientRedisCache(RedisCache):
     """Django's ``RedisCache``; a connection failure answers the method's "nothing" value."""
 
-    # After a failure, Redis is not tried again for this many seconds (per cache connection:
-    # Django keeps one per thread).
+    # After a failure, Redis is not tried again for this many seconds (doubling while it stays
+    # down, see annuminas.breaker).
     retry_after = 5.0
 
     def __init__(self, server, params):
@@ -121,10 +125,15 @@ class ResilientRedisCache(RedisCache):
         options.setdefault("socket_timeout", 1)
         params = {**params, "OPTIONS": options}
         super().__init__(server, params)
-        self.breaker = CircuitBreaker("the cache (Redis)", retry_after=retry_after)
+        # Django makes a cache object per thread: the breaker is the process's, for all of them.
+        key = (str(server), retry_after)
+        with _breakers_lock:
+            self.breaker = _breakers.setdefault(
+                key, CircuitBreaker("the cache (Redis)", retry_after=retry_after)
+            )
 
     def _call(self, method: str, fallback, *args, **kwargs):
-        if self.breaker.is_open:
+        if self.breaker.skipping():
             return fallback
         try:
             result = getattr(super(), method)(*args, **kwargs)

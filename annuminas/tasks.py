@@ -90,7 +90,7 @@ def enqueue_safely(task, *args, **kwargs) -> bool:
         task = current_app.tasks[task]
     # In-process tasks (no broker) never meet the broker: only a real send is guarded.
     breaker = None if task.app.conf.task_always_eager else _broker_breaker(task.app)
-    if breaker is not None and breaker.is_open:
+    if breaker is not None and breaker.skipping():
         logger.info("not queued %s: the broker is unreachable", task.name)
         return False
     try:

@@ -134,3 +134,39 @@ def test_the_breaker_closes_when_redis_answers_again(settings, caplog):
             server.terminate()
             server.wait(timeout=10)
     assert caplog.text.count("the task broker (Redis) answers again") == 1
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_breaker_waits_longer_after_each_failed_retry_and_resets_on_success(monkeypatch):
+    """5 s, then 10, 20, 40, and never more than a minute; an answer resets it."""
+    from annuminas import breaker as module
+
+    clock = _Clock()
+    monkeypatch.setattr(module.time, "monotonic", clock)
+    breaker = module.CircuitBreaker("Redis", retry_after=5, max_retry_after=60)
+    error = ConnectionError("refused")
+    breaker.failed(error)
+    pauses = []
+    for _ in range(6):
+        opened = clock.now
+        while breaker.skipping():
+            clock.now += 1
+        pauses.append(clock.now - opened)
+        breaker.failed(error)  # the retry fails
+    assert pauses == [5, 10, 20, 40, 60, 60]
+    breaker.failed(ConnectionError("a second thread's failure, same moment"))
+    assert breaker.skipping()  # does not double again
+    clock.now += 61
+    breaker.succeeded()
+    breaker.failed(error)
+    opened = clock.now
+    while breaker.skipping():
+        clock.now += 1
+    assert clock.now - opened == 5
