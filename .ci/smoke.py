@@ -171,6 +171,15 @@ class Visitor:
             fail(f"{page}: {path} is not a hashed name: the manifest storage is not in use")
         self.checked_assets.add(url)
 
+    def static_in_brotli(self) -> None:
+        """WhiteNoise serves the files collectstatic compressed ahead (brotli, gzip)."""
+        css = next(url for url in sorted(self.checked_assets) if url.endswith(".css"))
+        status, headers, _body, _url = self.fetch(css, headers={"Accept-Encoding": "br, gzip"})
+        encoding = headers.get("Content-Encoding")
+        if status != 200 or encoding != "br":
+            fail(f"{css} is not served in brotli (status {status}, encoding {encoding})")
+        print(f"ok  {urllib.parse.urlparse(css).path} in brotli")
+
     def compressed(self, path: str) -> None:
         status, headers, body, _url = self.fetch(path, headers={"Accept-Encoding": "gzip"})
         if status != 200 or headers.get("Content-Encoding") != "gzip":
@@ -211,6 +220,7 @@ def visit(base: str) -> None:
     visitor.page(leagues[0] + "standings/")
     visitor.page("/api/v1/docs/")
     visitor.compressed(sheets[0])
+    visitor.static_in_brotli()
     visitor.compressed("/api/v1/catalogue/warband-types/")
 
 
