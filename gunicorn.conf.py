@@ -1,11 +1,15 @@
 """Gunicorn's settings: the image's command, docker-compose, CI's smoke test and the load
 benchmark all start the site with ``gunicorn -c gunicorn.conf.py annuminas.wsgi:application``.
 
-Threaded workers (``gthread``): a request mostly waits on PostgreSQL and Redis, so threads let
-one process serve others while it waits, where a synchronous worker queues them (50 players
-logging in at once timed out on two synchronous workers). Two processes use the two cores of the
-reference box; ``bench/load.py`` measured the choice (see ``bench/README.md``). Each thread keeps
-its own database connection: WEB_WORKERS × WEB_THREADS connections per container.
+Threaded workers (``gthread``): two processes for two cores (Python runs one thread at a time
+in a process), four threads each. A request here is mostly the CPU Django spends on it (~30 ms,
+``bench/bench_load.py``) plus a few ms waiting on PostgreSQL and Redis: the threads fill those
+waits and keep a slow request (a password check, ~0.3 s by design) from holding its process,
+where synchronous workers queued everything behind it (fifty players logging in at once timed
+out on two of them). More threads would not add CPU; they would add queueing inside a process,
+database connections (one per thread: WEB_WORKERS × WEB_THREADS per container), and logins in
+flight: allauth counts a login against the per-address failed-login limit until it succeeds, so
+more than ten at once from one address were refused (see bench/README.md).
 """
 
 import os
@@ -16,7 +20,7 @@ from gunicorn.http import wsgi
 bind = os.environ.get("WEB_BIND", "0.0.0.0:8000")
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_WORKERS", "2"))
-threads = int(os.environ.get("WEB_THREADS", "8"))
+threads = int(os.environ.get("WEB_THREADS", "4"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 30
 keepalive = 5
