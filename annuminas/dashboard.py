@@ -196,7 +196,7 @@ def _battle_action(battle: Battle, *, user, organised: set[int]) -> str | None:
     playing = any(p.warband.owner_id == user.pk for p in battle.participants.all())
     status = battle.status
     if status == Battle.Status.DISPUTED:
-        # An organiser who plays in the battle may not settle it (battles.services).
+        # An organiser who plays in the battle may not settle it (battles.reports.services).
         if battle.campaign_id in organised and not playing:
             return BattleAction.SETTLE
         return BattleAction.WAIT_ORGANISER if playing else None

@@ -30,7 +30,6 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("", include("warbands.urls")),
     path("", include("battles.urls")),
-    path("", include("battles.notifications.urls")),
 ]
 
 handler400 = "annuminas.views.bad_request"

@@ -8,144 +8,75 @@ reverted from here."""
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponse
-from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from annuminas.errors import Conflict
+from battles.campaigns import league_settings, selectors, services
+from battles.campaigns.exports import csv_filename, standings_csv
+from battles.campaigns.league_settings import Kind
+from battles.common.organisers import OrganiserScopedAdmin, organisers_site, organises_any
 
-from . import access, selectors, services
-from .exports import csv_filename, standings_csv
+# Django discovers this module only; the notifications register their models on the same site.
+from battles.notifications import admin as notifications_admin  # noqa: F401
+from battles.reports import services as reports
+
 from .models import Battle, BattleEvent, BattleParticipant, Campaign, Membership, Round
 
-EDITABLE_CAMPAIGN_FIELDS = ("name", "description", "public", "preset", *services.HOUSE_RULE_FIELDS)
-
-
-def organises_any(request) -> bool:
-    """Active and organiser of at least one campaign (or superuser); one query per request."""
-    if not hasattr(request, "_organises_any"):
-        user = request.user
-        request._organises_any = bool(
-            user.is_active
-            and user.is_authenticated
-            and (user.is_superuser or access.organised_campaigns(user).exists())
-        )
-    return request._organises_any
-
-
-class OrganisersAdminSite(admin.AdminSite):
-    site_header = _("Organisers' administration")
-    site_title = _("Organisers' administration")
-    index_title = _("Your campaigns")
-
-    def has_permission(self, request) -> bool:
-        return organises_any(request)
-
-    def login(self, request, extra_context=None):
-        """The site's own login page (organisers are not staff); a signed-in user who
-        organises nothing is refused instead of being asked to log in again."""
-        if not request.user.is_authenticated:
-            return redirect_to_login(
-                request.GET.get("next") or reverse("organisers:index"), settings.LOGIN_URL
-            )
-        if self.has_permission(request):
-            return redirect("organisers:index")
-        raise PermissionDenied(_("Only organisers of a campaign may use this site."))
-
-
-organisers_site = OrganisersAdminSite(name="organisers")
+OWN_FIELDS = ("name", "description", "public", "preset")
 
 
 class _DryRun(Exception):
     pass
 
 
-class OrganiserScopedAdmin(admin.ModelAdmin):
-    """Querysets and permissions limited to the campaigns the user organises."""
-
-    campaign_path = "campaign"
-
-    def _campaign_of(self, obj) -> Campaign:
-        return obj if not self.campaign_path else getattr(obj, self.campaign_path)
-
-    def get_queryset(self, request):
-        queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        lookup = f"{self.campaign_path}__in" if self.campaign_path else "pk__in"
-        return queryset.filter(**{lookup: access.organised_campaigns(request.user)})
-
-    def has_module_permission(self, request) -> bool:
-        return organises_any(request)
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        if obj is None:
-            return organises_any(request)
-        return request.user.is_active and access.is_organiser(request.user, self._campaign_of(obj))
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def _run_each(self, request, queryset, operation) -> None:
-        """An action: ``operation`` (one service call) on each selected object, read with its
-        campaign (every service checks who organises it); a refusal is told per object, then
-        how many were done."""
-        if self.campaign_path:
-            queryset = queryset.select_related(self.campaign_path)
-        done = 0
-        for obj in queryset:
-            try:
-                operation(obj)
-                done += 1
-            except (ValidationError, Conflict, PermissionDenied) as error:
-                text = (
-                    " ".join(error.messages)
-                    if isinstance(error, ValidationError)
-                    else str(getattr(error, "detail", error) or _("not allowed"))
-                )
-                self.message_user(request, f"{obj}: {text}", messages.ERROR)
-        if done:
-            self.message_user(request, _("%(count)s done.") % {"count": done}, messages.SUCCESS)
-
-
 class CampaignAdminForm(forms.ModelForm):
+    """The campaign's own fields and every declared setting (``league_settings``). A setting
+    the form was not sent keeps its value; the service checks them all."""
+
     class Meta:
         model = Campaign
-        fields = [*EDITABLE_CAMPAIGN_FIELDS, "allowed_warband_types"]
+        fields = [*OWN_FIELDS, *(setting.key for setting in league_settings.SETTINGS)]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for setting in league_settings.SETTINGS:
+            self.fields[setting.key].required = False
 
     def clean(self):
         """Run the service on a savepoint that is rolled back: its checks (house rules that
         current members must meet) show here as form errors."""
         data = super().clean()
+        for setting in league_settings.SETTINGS:
+            # A checkbox left unchecked is not sent: for a yes-or-no, absent means no.
+            absent = setting.key not in self.data and setting.kind != Kind.FLAG
+            if absent and setting.kind != Kind.TYPES:
+                data[setting.key] = getattr(self.instance, setting.key)
         if self.errors:
             return data
         try:
             with transaction.atomic():
-                services.campaign_update(
-                    campaign=self.instance,
-                    by=self.user,
-                    changes={f: data[f] for f in EDITABLE_CAMPAIGN_FIELDS if f in data},
-                    allowed_warband_types=data.get("allowed_warband_types"),
-                )
+                campaign_update_from(self.instance, self.user, data)
                 raise _DryRun
         except _DryRun:
             pass
         except Conflict as error:
             raise ValidationError(str(error.detail)) from error
         return data
+
+
+def campaign_update_from(campaign: Campaign, user, data: dict) -> Campaign:
+    keys = (*OWN_FIELDS, *league_settings.house_rule_keys())
+    return services.campaign_update(
+        campaign=campaign,
+        by=user,
+        changes={key: data[key] for key in keys if key in data},
+        allowed_warband_types=data.get("allowed_warband_types"),
+    )
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -204,12 +135,7 @@ class CampaignAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
         return form
 
     def save_model(self, request, obj, form, change):
-        services.campaign_update(
-            campaign=obj,
-            by=request.user,
-            changes={f: form.cleaned_data[f] for f in EDITABLE_CAMPAIGN_FIELDS},
-            allowed_warband_types=form.cleaned_data["allowed_warband_types"],
-        )
+        campaign_update_from(obj, request.user, form.cleaned_data)
 
     def save_related(self, request, form, formsets, change):
         """The allowed types were saved by the service. The inlines are read-only: saving them
@@ -319,7 +245,7 @@ class BattleAdmin(OrganiserScopedAdmin, SimpleHistoryAdmin):
     @admin.action(description=_("Confirm the selected reported battles"))
     def confirm(self, request, queryset):
         self._run_each(
-            request, queryset, lambda b: services.battle_confirm(battle=b, by=request.user)
+            request, queryset, lambda b: reports.battle_confirm(battle=b, by=request.user)
         )
 
 
@@ -327,4 +253,3 @@ organisers_site.register(Campaign, CampaignAdmin)
 organisers_site.register(Membership, MembershipAdmin)
 organisers_site.register(Round, RoundAdmin)
 organisers_site.register(Battle, BattleAdmin)
-from .notifications import admin as notifications_admin  # noqa: E402, F401 - registers its models

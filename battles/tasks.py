@@ -14,13 +14,13 @@ never import this module. ``BattlesConfig.ready`` imports it so every process kn
 from celery import shared_task
 
 from annuminas.tasks import idempotent_task
+from battles.campaigns.scoring import STANDINGS_TIME_LIMIT, standings_recompute_job_run
 from battles.postbattle import (
     jobs_sweep_stuck,
     postbattle_applied_notify,
     postbattle_runs_apply,
     standings_recompute_all,
 )
-from battles.scoring import STANDINGS_TIME_LIMIT, standings_recompute_job_run
 
 
 @idempotent_task("battles.postbattle_run", time_limit=120, soft_time_limit=100)

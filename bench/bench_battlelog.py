@@ -66,7 +66,7 @@ def build(count: int) -> list[dict]:
     from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
     from django.contrib.sessions.backends.db import SessionStore
 
-    from battles import services
+    from battles.campaigns import services
     from battles.models import Battle, BattleParticipant, Campaign, Membership, Round
     from warbands.content_loader import content_pack_load
     from warbands.models import Fighter, WarbandType

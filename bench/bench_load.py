@@ -101,7 +101,7 @@ def seed(players: int) -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from battles import services
+    from battles.campaigns import services
     from battles.models import Campaign, Round
     from warbands import services as roster
     from warbands.content_loader import content_pack_load

@@ -245,7 +245,7 @@ def build_round(campaign, template, number: int, count: int):
 def build(count: int, profile_count: int):
     from django.contrib.auth import get_user_model
 
-    from battles import services
+    from battles.campaigns import services
     from battles.models import Campaign
     from warbands.content_loader import content_pack_load
     from warbands.models import WarbandType

@@ -21,7 +21,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from annuminas.errors import Conflict
 from annuminas.tasks import BACKEND_UNAVAILABLE
 
-__all__ = ["Conflict", "ServiceUnavailable", "error_body", "exception_handler"]
+__all__ = ["ServiceUnavailable", "error_body", "exception_handler"]
 
 logger = logging.getLogger(__name__)
 

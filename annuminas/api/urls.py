@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from battles.urls import api_urlpatterns as battles_api
+
 from .views import MeView, TokenView
 
 urlpatterns = [
@@ -18,5 +20,5 @@ urlpatterns = [
     path("", include("annuminas.exports.api_urls")),
     path("rules/", include("rules.api.urls")),
     path("", include("warbands.api.urls")),
-    path("", include("battles.api.urls")),
+    path("", include(battles_api)),
 ]

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from battles.campaigns.services import standings_compute
 from battles.models import (
     Battle,
     BattleCorrection,
@@ -30,7 +31,6 @@ from battles.models import (
     PostBattleResult,
     PostBattleRun,
 )
-from battles.services import standings_compute
 from warbands.models import Fighter, HenchmanGroup, Warband
 
 FORMAT = "annuminas.campaign"

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from battles import access
+from battles.common import access
 
 from .account import account_export
 from .campaign import campaign_export

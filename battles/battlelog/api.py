@@ -30,7 +30,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import access
+from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
 
@@ -56,7 +56,7 @@ def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
 def visible_battle(user, pk: int, *, only: tuple[str, ...] = ()) -> Battle:
     """The battle if the caller may read it (a member, or anyone for a public campaign). A
     caller not logged in who may not see it gets 401 (log in), as from the rest of the battles
-    API (``battles.api.views._visible_or_401``): whether it is private or missing is not told.
+    API (``battles.common.api.visible_or_401``): whether it is private or missing is not told.
     ``only``: just these fields, without the campaign (a phone polls the log every few
     seconds and needs only the id)."""
     battles = access.visible_battles(user)

@@ -20,8 +20,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from annuminas.api.errors import Conflict
-from battles import access
+from annuminas.errors import Conflict
+from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from battles.models.battlelog import BattleLineup
 from rules.engine import underdog_bonus

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annuminas.errors import Conflict
-from battles.pages import organised_campaign
+from battles.common.pages import organised_campaign
 
 from .scenarios import DEFAULT_SCENARIOS, campaign_scenarios_set, own_scenarios
 

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Campaign
 
 DEFAULT_SCENARIOS: tuple[dict[str, Any], ...] = (
@@ -77,8 +77,8 @@ def campaign_scenarios_set(
     *, campaign: Campaign, by, scenarios: Sequence[Mapping[str, Any]]
 ) -> Campaign:
     """Replace the campaign's scenario list (empty: back to the default list), keeping its
-    other table overrides; checked by the house rules (``battles.house_rules``) like any edit
-    of the campaign's tables. Locks the campaign row."""
+    other table overrides; checked by the house rules (``battles.campaigns.house_rules``) like
+    any edit of the campaign's tables. Locks the campaign row."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     tables = {k: v for k, v in (campaign.tables or {}).items() if k != "scenarios"}
     if scenarios:

@@ -5,8 +5,8 @@ Every write locks the battle row (``select_for_update``), so entries of one batt
 before returns the entry it created (a phone replaying its queue never duplicates anything).
 The pure tracker (:mod:`rules.engine.tracker`) decides whether an entry fits the battle; this
 module loads, locks, rolls, stores, and — on ``finish`` — fills the battle report through
-:func:`battles.services.battle_report`. A rout that leaves one warband on the field (a failed
-rout test, a voluntary rout) writes the ``finish`` entry by itself, in the same transaction.
+:func:`battles.reports.services.battle_report`. A rout that leaves one warband on the field (a
+failed rout test, a voluntary rout) writes the ``finish`` entry by itself, in the same transaction.
 The setup is written by :mod:`.prebattle`.
 """
 
@@ -23,10 +23,11 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from annuminas.validation import json_check
-from battles import access, services
+from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleParticipant
+from battles.reports import services
 from rules.api.serializers import MAX_SEED, AttackSerializer
 from rules.engine import WEAPONS, Dice, RulesError
 from rules.engine.tracker import (

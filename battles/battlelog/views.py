@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from annuminas.api.errors import Conflict
 from annuminas.confirmation import confirmation
 from annuminas.converters import parse_id
-from battles import access
+from annuminas.errors import Conflict
+from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.engine import WEAPONS
 from rules.engine.tracker import FLEEING, STATUSES

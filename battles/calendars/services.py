@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from battles import access
+from battles.common import access
 from battles.models import Battle, BattleParticipant, Campaign, Round
 from battles.models.notifications import CalendarToken, NotificationPreference, new_calendar_token
 

@@ -2,9 +2,6 @@ from .battle import SCENARIOS, Battle, BattleCorrection, BattleEvent, BattlePart
 from .battlelog import BattleLogEntry, BattleSetup  # noqa: F401 - battle day (issue 12)
 from .campaign import (
     CAMPAIGN_TABLES,
-    CHALLENGES,
-    FLEE_PURSUIT,
-    OPTIONAL_RULES,
     Campaign,
     Membership,
     Round,
@@ -21,9 +18,6 @@ from .postbattle import Job, PendingDecision, PostBattleResult, PostBattleRun, S
 
 __all__ = [
     "CAMPAIGN_TABLES",
-    "CHALLENGES",
-    "FLEE_PURSUIT",
-    "OPTIONAL_RULES",
     "SCENARIOS",
     "Battle",
     "BattleCorrection",

@@ -9,17 +9,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from battles.campaigns.presets import DEFAULT_PRESET, PRESET_CHOICES
+from battles.campaigns.standings import DEFAULT_TIE_BREAKERS, TIE_BREAKER_CHOICES
 from warbands.limits import DESCRIPTION_MAX_LENGTH, TextBounds
 
-from ..presets import DEFAULT_PRESET, PRESET_CHOICES
-from ..standings import DEFAULT_TIE_BREAKERS
-
-CHALLENGES = "challenges"
-FLEE_PURSUIT = "flee_pursuit"
-OPTIONAL_RULES = (
-    (CHALLENGES, _("Challenges (seed 004)")),
-    (FLEE_PURSUIT, _("Flee and pursuit (seed 002)")),
-)
 # Campaign tables an organiser may override (rows as data, same shape as the defaults).
 CAMPAIGN_TABLES = (
     "hero_injuries",
@@ -41,6 +34,9 @@ def default_tie_breakers() -> list[str]:
 
 
 class Campaign(TextBounds, models.Model):
+    """A league. Its house rules, scoring and optional rules are the settings declared in
+    ``battles.campaigns.league_settings``, one column each (a test keeps them in step)."""
+
     class State(models.TextChoices):
         DRAFT = "draft", _("Draft")
         OPEN = "open", _("Open for joining")
@@ -76,6 +72,13 @@ class Campaign(TextBounds, models.Model):
     )
     max_fighter_type_copies = models.PositiveSmallIntegerField(
         _("maximum copies of one fighter type"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Empty: no limit."),
+    )
+    max_warriors = models.PositiveSmallIntegerField(
+        _("maximum warriors in a warband"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1)],
@@ -140,14 +143,9 @@ class Campaign(TextBounds, models.Model):
         """Its house rules bind its warbands: open or running, and not archived."""
         return self.state in (self.State.OPEN, self.State.RUNNING) and not self.archived
 
-    def optional_rule_labels(self) -> list[str]:
-        labels = dict(OPTIONAL_RULES)
-        return [str(labels.get(rule, rule)) for rule in self.optional_rules]
-
     def tie_breaker_labels(self) -> list[str]:
-        from ..scoring import tie_breaker_labels  # scoring reads these models: no cycle at import
-
-        return tie_breaker_labels(self)
+        labels = dict(TIE_BREAKER_CHOICES)
+        return [str(labels[name]) for name in self.tie_breakers or () if name in labels]
 
 
 class Membership(models.Model):

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from battles import access
-from battles.admin import OrganiserScopedAdmin, organisers_site, organises_any
+from battles.common import access
+from battles.common.organisers import OrganiserScopedAdmin, organisers_site, organises_any
 from battles.models.notifications import (
     CalendarToken,
     Notification,

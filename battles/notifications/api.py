@@ -19,8 +19,8 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from battles import access
 from battles.calendars import services as calendars
+from battles.common import access
 from battles.models import Campaign
 from battles.models.notifications import Notification, Webhook
 

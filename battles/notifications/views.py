@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annuminas.confirmation import confirmation
-from battles import access
 from battles.calendars import services as calendars
+from battles.common import access
 from battles.models import Campaign
 
 from . import messages as texts

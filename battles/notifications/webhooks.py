@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from annuminas.tasks import enqueue_safely
-from battles import access
+from battles.common import access
 from battles.models import Campaign
 from battles.models.notifications import (
     Event,

@@ -6,7 +6,10 @@ Modules, by responsibility (callers write ``postbattle.battle_resolve_start``):
 - ``apply``: applying a run exactly once (read → decide → write);
 - ``sequence``: one warband's sequence, step by step (RULES-REFERENCE §5);
 - ``decisions``: answering the choices the sequence left to the players;
-- ``revert``: undoing a resolved battle while nothing later depends on it.
+- ``revert``: undoing a resolved battle while nothing later depends on it;
+- ``pending``: answering any pending decision (locked, its owner only, once), ``upkeep`` the
+  hired swords' upkeep decisions;
+- ``presenters`` (the results in words), ``views`` + ``urls`` (pages), ``api`` + ``api_urls``.
 """
 
 from .apply import (

@@ -29,6 +29,8 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 
 from annuminas.tasks import enqueue_safely
+from battles.campaigns.house_rules import house_rules_inputs_attach
+from battles.postbattle.upkeep import upkeep_decisions_open
 from rules.engine import (
     Dice,
     RulesError,
@@ -37,7 +39,6 @@ from warbands.models import EquipmentItem, Fighter, HenchmanGroup
 from warbands.services.snapshots import warband_snapshots
 from warbands.services.unit import roster_batches
 
-from ..house_rules import house_rules_inputs_attach
 from ..models import (
     Battle,
     BattleEvent,
@@ -48,7 +49,6 @@ from ..models import (
 )
 from ..models.notifications import Event
 from ..notifications.services import decisions_waiting_notify, notify
-from ..upkeep import upkeep_decisions_open
 from ._common import _warband_seed
 from .jobs import job_progress_refresh
 from .sequence import _Context, _Sequence

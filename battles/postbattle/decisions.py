@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from battles.postbattle.pending import decision_settle
+from battles.postbattle.upkeep import answer_upkeep
 from rules.engine.dice import Dice
 from rules.engine.postbattle import EffectKind, characteristic_advance, hero_advance
 from warbands import services as roster
@@ -21,8 +23,6 @@ from warbands.postbattle import (
 from ..models import (
     PendingDecision,
 )
-from ..pending import decision_settle
-from ..upkeep import answer_upkeep
 from ._common import _profile, _race_maximum, _skill_options
 
 # --- decisions -------------------------------------------------------------------------------

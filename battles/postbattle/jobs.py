@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 from annuminas.errors import Conflict
 from annuminas.tasks import enqueue_safely
 from annuminas.validation import json_check
-from battles.services import standings_compute
+from battles.campaigns.scoring import STANDINGS_TIME_LIMIT, standings_jobs_sweep
+from battles.campaigns.services import standings_compute
 
 from ..models import (
     Battle,
@@ -35,7 +36,6 @@ from ..models import (
 )
 from ..models.notifications import Event
 from ..notifications.services import notify
-from ..scoring import STANDINGS_TIME_LIMIT, standings_jobs_sweep
 from ._common import MAX_SEED
 
 logger = logging.getLogger(__name__)

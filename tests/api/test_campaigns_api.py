@@ -7,8 +7,9 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Battle
+from battles.reports import services as reports
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import (
     build_league,
@@ -94,7 +95,7 @@ def _report_body(world):
 
 
 def _reported(world):
-    services.battle_report(
+    reports.battle_report(
         battle=world["battle"],
         reporter=world["users"]["participant"],
         report=simple_report(world["battle"], world["league"].warband(0)),
@@ -103,7 +104,7 @@ def _reported(world):
 
 def _confirmed(world):
     _reported(world)
-    services.battle_confirm(battle=world["battle"], by=world["users"]["opponent"])
+    reports.battle_confirm(battle=world["battle"], by=world["users"]["opponent"])
 
 
 HIDDEN = {"anonymous": 401, "stranger": 404, "other_organiser": 404}
@@ -323,10 +324,10 @@ def _paired_league(make_league, players):
         if battle.is_bye:
             continue
         winner = battle.participants.first().warband
-        services.battle_report(
+        reports.battle_report(
             battle=battle, reporter=league.organiser, report=simple_report(battle, winner)
         )
-        services.battle_confirm(battle=battle, by=league.organiser)
+        reports.battle_confirm(battle=battle, by=league.organiser)
     return league, [b for b in battles if not b.is_bye][0]
 
 

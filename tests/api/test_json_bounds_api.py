@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from battles.house_rules import TABLES_MAX_BYTES
+from battles.campaigns.setting_checks import TABLES_MAX_BYTES
 from battles.models import Campaign, Job, PostBattleRun
 from battles.postbattle.jobs import MAX_TYPED_FACES
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures

@@ -9,8 +9,9 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from battles import services
+from battles.campaigns.services import campaign_update
 from battles.models import Campaign
+from battles.reports import services
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import build_league, first_battle, quick_user, simple_report
 
@@ -21,9 +22,7 @@ API = "/api/v1"
 def _league(name: str, *, public: bool):
     league = build_league(quick_user, name=name, prefix=name[:3].lower())
     if public:
-        services.campaign_update(
-            campaign=league.campaign, by=league.organiser, changes={"public": True}
-        )
+        campaign_update(campaign=league.campaign, by=league.organiser, changes={"public": True})
     battle = first_battle(league)
     battle = services.battle_report(
         battle=battle,
@@ -117,7 +116,7 @@ def test_anonymous_reads_show_no_secrets(two_campaigns):
 
 def test_a_draft_public_campaign_stays_hidden(league_content):
     draft = build_league(quick_user, name="Liga en Borrador", state=Campaign.State.DRAFT)
-    services.campaign_update(campaign=draft.campaign, by=draft.organiser, changes={"public": True})
+    campaign_update(campaign=draft.campaign, by=draft.organiser, changes={"public": True})
     response = _client().get(f"{API}/campaigns/{draft.campaign.slug}/")
     assert response.status_code == 401
     assert _client().get(f"{API}/campaigns/").json()["results"] == []

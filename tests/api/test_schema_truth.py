@@ -11,7 +11,8 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from rest_framework.test import APIClient
 
-from battles import services
+from battles.campaigns import services
+from battles.reports import services as reports
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import first_battle, new_warband, simple_report
 from warbands.models import FighterType
@@ -59,7 +60,7 @@ def test_battle_by_nobody_yet_matches_the_schema(schema, league):
 
 def test_reported_battle_matches_the_schema(schema, league):
     battle = first_battle(league)
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
 

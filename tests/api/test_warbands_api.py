@@ -380,7 +380,7 @@ def test_import_refuses_profiles_above_the_racial_maximum_and_off_list_items(
 def test_an_imported_warband_cannot_join_a_campaign(api_client, user, content):
     from django.core.exceptions import ValidationError
 
-    from battles import services as campaigns
+    from battles.campaigns import services as campaigns
     from warbands.models import FighterType, WarbandType
     from warbands.services import fighter_hire, warband_create, warband_export
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import pytest
 from django.contrib.auth import get_user_model
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Battle, Campaign, Round
+from battles.reports import services as reports
 from tests.warbands.fixtures import _content_preloaded
 from warbands import services as warband_services
 from warbands.content_loader import content_pack_load
@@ -109,13 +110,13 @@ def first_battle(league: League) -> Battle:
     return round.battles.filter(is_bye=False).order_by("id").first()
 
 
-def simple_report(battle: Battle, winner: Warband, **extra) -> services.Report:
+def simple_report(battle: Battle, winner: Warband, **extra) -> reports.Report:
     participants = list(battle.participants.select_related("warband"))
-    return services.Report(
+    return reports.Report(
         scenario=extra.pop("scenario", "Escaramuza"),
         winner_ids=[winner.pk],
         participants=[
-            services.ParticipantReport(
+            reports.ParticipantReport(
                 warband_id=p.warband_id,
                 fighter_ids=list(p.warband.fighters.values_list("pk", flat=True)),
             )

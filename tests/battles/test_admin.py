@@ -7,8 +7,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Battle, Campaign, Round
+from battles.reports import services as reports
 from tests.battles.factories import build_league, first_battle, quick_user, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +124,7 @@ def test_admin_actions_generate_confirm_export(two_leagues):
     assert their_round.battles.count() == 0, "another organiser's round is out of reach"
 
     battle = round.battles.get()
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=mine.user(0), report=simple_report(battle, mine.warband(0))
     )
     client.post(

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from battles import services
 from battles.battlelog.scenarios import DEFAULT_SCENARIOS
+from battles.campaigns import services
 from battles.models import BattleLogEntry, BattleSetup, Campaign, PostBattleResult, PostBattleRun
-from battles.upkeep import upkeep_answer, upkeep_decisions_open
+from battles.postbattle.upkeep import upkeep_answer, upkeep_decisions_open
 from tests.battles.factories import first_battle
 from tests.battles.test_battlelog_api import client_for, uid
 from tests.battles.test_battlelog_pages import browser

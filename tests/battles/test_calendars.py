@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from battles import services as battles
 from battles.calendars import services as calendars
 from battles.calendars.ical import CalendarEvent, calendar, escape_text, fold
+from battles.campaigns import services as battles
 from battles.models import Campaign, Round
+from battles.reports import services as reports
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +99,7 @@ def test_campaign_feed_lists_rounds_with_dates_and_deadlines(scheduled, client):
 
 def test_user_feed_lists_his_battles_only(scheduled, client, make_league):
     league, battle = scheduled
-    battles.battle_report(
+    reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
     other = make_league(name="Liga de Bree", prefix="b-")
@@ -173,10 +174,10 @@ def test_feed_query_count_does_not_grow_with_battles(league, client, django_asse
     for _ in range(5):
         round = league.campaign.rounds.order_by("-number").first()
         for b in round.battles.filter(is_bye=False):
-            battles.battle_report(
+            reports.battle_report(
                 battle=b, reporter=user, report=simple_report(b, league.warband(0))
             )
-            battles.battle_confirm(battle=b, by=league.user(1))
+            reports.battle_confirm(battle=b, by=league.user(1))
         battles.round_close(round=round, by=league.organiser)
         round = battles.round_open(campaign=league.campaign, by=league.organiser)
         battles.pairings_generate(round=round, by=league.organiser, method="rating")

@@ -148,5 +148,7 @@ def test_the_campaign_page_lists_the_hired_swords_rule(league, client, rule, sho
     page = client.get(reverse("campaign-detail", args=[league.campaign.slug]))
     assert page.status_code == 200
     text = page.content.decode()
-    start = text.index('data-testid="hired-swords-rule">') + len('data-testid="hired-swords-rule">')
+    start = text.index('data-testid="hired-swords-forbidden-rule">') + len(
+        'data-testid="hired-swords-forbidden-rule">'
+    )
     assert text[start : text.index("</dd>", start)].strip() == shown

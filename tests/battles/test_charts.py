@@ -2,7 +2,7 @@
 
 import re
 
-from battles.charts import Series, chart_legend, line_chart_svg
+from battles.campaigns.charts import Series, chart_legend, line_chart_svg
 
 
 def test_chart_draws_one_line_per_warband_and_escapes_names():

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles.exports import _cell
+from battles.campaigns.exports import _cell
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from warbands.models import Warband
 

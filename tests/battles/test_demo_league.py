@@ -1,12 +1,13 @@
-"""The demo league of ``make run`` (``bootstrap_demo`` → ``battles.demo``): a newcomer logs in as
-the demo player and finds a running league with a round played and a battle of his own to play."""
+"""The demo league of ``make run`` (``bootstrap_demo`` → ``battles.demo.league``): a newcomer
+logs in as the demo player and finds a running league with a round played and a battle of his
+own to play."""
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.management import call_command
 
-from battles.demo import DEMO_LEAGUE_NAME
+from battles.demo.league import DEMO_LEAGUE_NAME
 from battles.models import Battle, Campaign, PendingDecision
 from warbands.demo import DEMO_WARBAND_NAME
 

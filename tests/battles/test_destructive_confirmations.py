@@ -12,6 +12,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from battles.calendars import services as calendars
+from battles.campaigns import services
 from battles.models import Battle, Campaign, Membership, PendingDecision, PostBattleRun, Webhook
 from battles.postbattle import battle_resolve_start
 from tests.battles.factories import first_battle
@@ -147,8 +148,10 @@ def test_who_may_not_act_is_refused_not_asked(round_open):
 
 
 def test_the_campaign_page_asks_with_htmx(round_open):
-    league, _battle = round_open
-    html = client_for(league.organiser).get(league.campaign.get_absolute_url()).content.decode()
+    league, battle = round_open
+    organiser = client_for(league.organiser)
+    url = league.campaign.get_absolute_url()
+    html = organiser.get(url).content.decode()
     forms = confirm_forms(html)
     for testid_op in ("withdraw", "delete_pairing", "new_code", "close_round", "transition"):
         form = re.search(
@@ -158,10 +161,20 @@ def test_the_campaign_page_asks_with_htmx(round_open):
     for tag in forms:
         assert 'hx-boost="true"' in tag and "confirmed" in tag
     assert "Remove battle" in html and "cannot join it again" in html
-    # Nothing that only saves or adds asks.
-    for op in ("edit_pairing", "generate", "add_pairing", "add_organiser", "round_dates"):
+    # Nothing that only saves or adds asks: a pairing's own form (shown when the organiser
+    # asks to change it), and adding a battle (shown while a warband has none in the round).
+    editing = organiser.get(f"{url}?edit={battle.pk}").content.decode()
+    services.pairing_delete(battle=battle, by=league.organiser)
+    adding = organiser.get(url).content.decode()
+    for op, page in (
+        ("edit_pairing", editing),
+        ("generate", html),
+        ("add_pairing", adding),
+        ("add_organiser", html),
+        ("round_dates", html),
+    ):
         form = re.search(
-            r'(<form\b[^>]*>)(?:(?!</form>).)*name="op" value="' + op + '"', html, re.S
+            r'(<form\b[^>]*>)(?:(?!</form>).)*name="op" value="' + op + '"', page, re.S
         )
         assert form and "hx-confirm" not in form.group(1), op
 

@@ -6,8 +6,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from battles import services
 from battles.models import Battle, Round
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from battles import services
 from battles.models import BattleEvent, PendingDecision, PostBattleRun
 from battles.postbattle import battle_resolve_start
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 from warbands.models import Fighter, HiredSword
 from warbands.services.hired_swords import hired_sword_hire

@@ -1,5 +1,5 @@
-"""House-rule values: one validation (``battles.house_rules.house_rules_clean``) behind every
-door — the campaign form, the API, the services (and so the organisers' admin)."""
+"""House-rule values: one validation (``battles.campaigns.house_rules.house_rules_clean``)
+behind every door — the campaign form, the API, the services (and so the organisers' admin)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from battles import services
 from battles.battlelog.scenarios import campaign_scenarios
-from battles.forms import CampaignForm
-from battles.house_rules import house_rules_clean
+from battles.campaigns import services
+from battles.campaigns.forms import CampaignForm
+from battles.campaigns.house_rules import house_rules_clean
 from battles.models import Campaign
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import quick_user

@@ -2,9 +2,10 @@
 
 import pytest
 
-from battles import services as battles
+from battles.campaigns import services as battles
 from battles.models import Round
 from battles.models.notifications import Event, Notification
+from battles.reports import services as reports
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ def inbox(event):
 def test_a_report_asks_the_opponent_to_confirm(league, django_capture_on_commit_callbacks):
     battle = first_battle(league)
     with django_capture_on_commit_callbacks(execute=True):
-        battles.battle_report(
+        reports.battle_report(
             battle=battle,
             reporter=league.user(0),
             report=simple_report(battle, league.warband(0)),
@@ -31,11 +32,11 @@ def test_a_dispute_tells_the_reporter_and_the_organisers(
     league, django_capture_on_commit_callbacks
 ):
     battle = first_battle(league)
-    battle = battles.battle_report(
+    battle = reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
     with django_capture_on_commit_callbacks(execute=True):
-        battles.battle_dispute(battle=battle, by=league.user(1), reason="Nadie huyó.")
+        reports.battle_dispute(battle=battle, by=league.user(1), reason="Nadie huyó.")
     assert inbox(Event.REPORT_DISPUTED) == sorted(
         [league.user(0).username, league.organiser.username]
     )
@@ -53,5 +54,5 @@ def test_pairings_published_reach_the_paired_players(league, django_capture_on_c
 def test_a_report_that_fails_announces_nothing(league, django_capture_on_commit_callbacks):
     battle = first_battle(league)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):  # noqa: B017
-        battles.battle_report(battle=battle, reporter=league.user(0), report=None)
+        reports.battle_report(battle=battle, reporter=league.user(0), report=None)
     assert not Notification.objects.exists()

@@ -13,7 +13,6 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
-from battles import services as battles
 from battles.models import Round
 from battles.models.notifications import (
     Event,
@@ -32,6 +31,7 @@ from battles.notifications.tasks import (
     rounds_closing_notify_task,
     webhook_deliver_task,
 )
+from battles.reports import services as reports
 from tests.battles.factories import first_battle, simple_report
 from tests.battles.notification_helpers import start_hook_server
 
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.django_db
 def reported(league):
     """Round 1 paired; player 1 reported the battle (player 2 must confirm)."""
     battle = first_battle(league)
-    battle = battles.battle_report(
+    battle = reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
     # The services announce their own events (tests/battles/test_notification_hooks.py); these

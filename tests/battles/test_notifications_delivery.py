@@ -12,10 +12,10 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from battles import services as battles
 from battles.models.notifications import Event, Notification, NotificationEvent, WebhookDelivery
 from battles.notifications import emails, services, webhooks
 from battles.notifications.services import notify
+from battles.reports import services as reports
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def announced(league):
     """A report to confirm, announced (the outbox row written, its fan-out not run yet)."""
     battle = first_battle(league)
-    battle = battles.battle_report(
+    battle = reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
     NotificationEvent.objects.all().delete()

@@ -12,11 +12,11 @@ import time
 import pytest
 from django.db import transaction
 
-from battles import services as battles
 from battles.models.notifications import Event, Notification, NotificationEvent, WebhookDelivery
 from battles.notifications import services
 from battles.notifications.services import notify
 from battles.notifications.tasks import notification_dispatch_task
+from battles.reports.services import battle_report
 from tests.battles.factories import build_league, first_battle, quick_user, simple_report
 from tests.battles.notification_helpers import start_hook_server
 from warbands.content_loader import content_pack_load
@@ -51,7 +51,7 @@ def test_real_worker_posts_a_signed_webhook_once(private_allowed, celery_worker)
         )
 
         with pytest.raises(RuntimeError), transaction.atomic():
-            battle = battles.battle_report(
+            battle = battle_report(
                 battle=battle,
                 reporter=league.user(0),
                 report=simple_report(battle, league.warband(0)),
@@ -60,7 +60,7 @@ def test_real_worker_posts_a_signed_webhook_once(private_allowed, celery_worker)
             raise RuntimeError("rolled back")
 
         with transaction.atomic():
-            battle = battles.battle_report(
+            battle = battle_report(
                 battle=battle,
                 reporter=league.user(0),
                 report=simple_report(battle, league.warband(0)),

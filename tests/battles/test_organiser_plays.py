@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import access, services
+from battles.campaigns.services import campaign_add_organiser
+from battles.common import access
 from battles.models import Battle, Job, PostBattleRun
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +23,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def playing(league):
     """Player 0 is also a co-organiser; ``league.organiser`` organises without playing."""
-    services.campaign_add_organiser(
+    campaign_add_organiser(
         campaign=league.campaign, by=league.organiser, username=league.user(0).username
     )
     battle = first_battle(league)

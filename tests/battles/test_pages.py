@@ -7,8 +7,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Battle, Campaign
+from battles.reports import services as reports
 from tests.battles.factories import (
     build_league,
     first_battle,
@@ -82,7 +83,7 @@ def _manage(world, **data):
 
 
 def _reported(world):
-    services.battle_report(
+    reports.battle_report(
         battle=world["battle"],
         reporter=world["users"]["participant"],
         report=simple_report(world["battle"], world["league"].warband(0)),
@@ -247,7 +248,7 @@ def _played_league(make_league, players):
             battle,
             winner,
             events=[
-                services.EventReport(
+                reports.EventReport(
                     turn=1,
                     kind="out_of_action",
                     actor_id=winner.fighters.first().pk,
@@ -255,8 +256,8 @@ def _played_league(make_league, players):
                 )
             ],
         )
-        services.battle_report(battle=battle, reporter=league.organiser, report=report)
-        services.battle_confirm(battle=battle, by=league.organiser)
+        reports.battle_report(battle=battle, reporter=league.organiser, report=report)
+        reports.battle_confirm(battle=battle, by=league.organiser)
     return league, real[0]
 
 

@@ -5,7 +5,7 @@ CSS shows ``data-label`` beside the value below 48rem; the standings below 62rem
 import pytest
 from django.urls import reverse
 
-from battles import services
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 from tests.battles.test_pages import client_for
 from tests.markup import mislabelled_cells, reflow_tables, unlabelled_fields

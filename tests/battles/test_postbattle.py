@@ -3,8 +3,8 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from annuminas.api.errors import Conflict
-from battles import services
+from annuminas.errors import Conflict
+from battles.campaigns.services import round_close
 from battles.models import Battle, BattleEvent, Job, PendingDecision, PostBattleRun
 from battles.postbattle import (
     battle_resolve_start,
@@ -13,6 +13,7 @@ from battles.postbattle import (
     postbattle_run_apply,
     round_resolve_start,
 )
+from battles.reports import services
 from rules.engine import sell_finds
 from tests.battles.factories import first_battle, simple_report
 from warbands import services as roster
@@ -398,7 +399,7 @@ def test_an_advance_waiting_for_a_choice_is_not_rolled_again(league, resolve):
     )
     assert PendingDecision.objects.filter(warband=a, status="open").count() == 1
     # A second battle (round 2) brings no new threshold: no new roll for the old advance.
-    services.round_close(round=battle.round, by=league.organiser)
+    round_close(round=battle.round, by=league.organiser)
     second = first_battle(league)
     report = simple_report(second, a)
     services.battle_report(battle=second, reporter=league.user(0), report=report)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from battles import services
 from battles.models import Job, PostBattleRun
 from battles.postbattle import ROUND_CHUNK, postbattle_runs_apply, round_resolve_start
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 from warbands.models import Warband
 

@@ -3,10 +3,10 @@ leave none stuck (PostgreSQL)."""
 
 import pytest
 
-from annuminas.api.errors import Conflict
-from battles import services
+from annuminas.errors import Conflict
 from battles.models import Battle, Job, PostBattleRun
 from battles.postbattle import battle_resolve_start, battle_revert, round_resolve_start
+from battles.reports import services
 from tests.battles.factories import build_league, first_battle, simple_report
 from tests.warbands.test_concurrency import postgres_only, race  # noqa: F401 - fixture
 from warbands.content_loader import content_pack_load

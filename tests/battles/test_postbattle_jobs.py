@@ -5,8 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from annuminas.api.errors import Conflict
-from battles import services
+from annuminas.errors import Conflict
 from battles.models import Battle, Job, PostBattleRun
 from battles.postbattle import (
     battle_resolve_start,
@@ -16,6 +15,7 @@ from battles.postbattle import (
     postbattle_runs_apply,
     round_resolve_start,
 )
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 from tests.battles.test_postbattle import fight, leader, out_of_action
 

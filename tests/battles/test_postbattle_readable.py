@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import translation
 
 from battles.models import PendingDecision
-from battles.postbattle_presenters import step_message
+from battles.postbattle.presenters import step_message
 from tests.battles.test_postbattle import fight, leader, out_of_action, resolve  # noqa: F401
 from warbands.models import Equipment, Fighter, Skill, SkillList
 

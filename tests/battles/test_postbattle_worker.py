@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Sum
 
-from battles import services
+from battles.campaigns import services
 from battles.models import (
     Battle,
     BattleEvent,

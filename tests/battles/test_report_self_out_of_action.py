@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from battles.forms import EventForm
+from battles.reports.forms import EventForm
 
 
 @pytest.fixture(autouse=True)

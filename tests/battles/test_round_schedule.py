@@ -11,10 +11,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annuminas.errors import Conflict
-from battles import services
+from battles.campaigns import services
+from battles.campaigns.services.schedule import (
+    round_dates_check,
+    round_open_scheduled,
+    round_schedule,
+)
 from battles.models import Round
 from battles.notifications.services import rounds_closing_notify
-from battles.round_schedule import round_dates_check, round_open_scheduled, round_schedule
 
 pytestmark = pytest.mark.django_db
 

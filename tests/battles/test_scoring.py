@@ -7,9 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from battles import scoring, services
-from battles.models import Campaign, Job, StandingsSnapshot
-from battles.standings import (
+from battles.campaigns import scoring, services
+from battles.campaigns.standings import (
     DEFAULT_TIE_BREAKERS,
     LOSS,
     WIN,
@@ -19,6 +18,8 @@ from battles.standings import (
     Result,
     compute_standings,
 )
+from battles.models import Campaign, Job, StandingsSnapshot
+from battles.reports import services as reports
 from tests.battles.factories import simple_report
 
 pytestmark = pytest.mark.django_db
@@ -72,15 +73,15 @@ def _fight(league, winner: int, loser: int, *, events=()):
         warband_ids=[league.warband(winner).pk, league.warband(loser).pk],
     )
     events = [
-        services.EventReport(turn=1, kind=kind, actor_warband_id=league.warband(actor).pk, **extra)
+        reports.EventReport(turn=1, kind=kind, actor_warband_id=league.warband(actor).pk, **extra)
         for kind, actor, extra in events
     ]
-    battle = services.battle_report(
+    battle = reports.battle_report(
         battle=battle,
         reporter=league.user(winner),
         report=simple_report(battle, league.warband(winner), events=events),
     )
-    services.battle_confirm(battle=battle, by=league.user(loser))
+    reports.battle_confirm(battle=battle, by=league.user(loser))
 
 
 def _ooa(actor: int, target_warband_id: int):

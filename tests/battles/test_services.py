@@ -4,8 +4,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from annuminas.errors import Conflict
-from battles import access, services
+from battles.campaigns import services
+from battles.common import access
 from battles.models import Battle, BattleCorrection, BattleEvent, Campaign, Membership, Round
+from battles.reports import services as reports
 from tests.battles.factories import (
     SOLDIER,
     fighter_type,
@@ -239,10 +241,10 @@ def test_rounds_open_in_order_and_close_when_confirmed(league):
     with pytest.raises(ValidationError, match="not confirmed"):
         services.round_close(round=round1, by=organiser)
     battle = battles[0]
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
-    services.battle_confirm(battle=battle, by=league.user(1))
+    reports.battle_confirm(battle=battle, by=league.user(1))
     services.round_close(round=round1, by=organiser)
     assert services.round_open(campaign=campaign, by=organiser).number == 2
 
@@ -262,12 +264,12 @@ def test_generate_with_an_odd_count_gives_a_bye_and_avoids_rematches(make_league
         pair = frozenset(real.participants.values_list("warband_id", flat=True))
         assert pair not in met, f"rematch in round {number}"
         met.add(pair)
-        services.battle_report(
+        reports.battle_report(
             battle=real,
             reporter=organiser,
             report=simple_report(real, real.participants.first().warband),
         )
-        services.battle_confirm(battle=real, by=organiser)
+        reports.battle_confirm(battle=real, by=organiser)
         services.round_close(round=round, by=organiser)
     assert len(seen_byes) == 3, "byes rotate"
 
@@ -280,7 +282,7 @@ def test_regenerating_replaces_untouched_pairings_but_not_reported_ones(make_lea
     assert round.battles.count() == 2
     battle = round.battles.first()
     winner = battle.participants.first().warband
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=league.organiser, report=simple_report(battle, winner)
     )
     with pytest.raises(Conflict, match="already reported"):
@@ -314,7 +316,7 @@ def test_hand_edited_multiplayer_pairing(make_league):
 
 # --- reports -----------------------------------------------------------------------------------
 def _event(**kwargs):
-    return services.EventReport(**kwargs)
+    return reports.EventReport(**kwargs)
 
 
 def test_report_confirm_and_frozen(league, make_user):
@@ -337,12 +339,12 @@ def test_report_confirm_and_frozen(league, make_user):
         notes="Buena partida",
     )
     with pytest.raises(PermissionDenied):
-        services.battle_report(battle=battle, reporter=make_user("outsider"), report=report)
+        reports.battle_report(battle=battle, reporter=make_user("outsider"), report=report)
     with pytest.raises(Conflict):
-        services.battle_report(
+        reports.battle_report(
             battle=battle, reporter=league.user(0), report=report, expected_version=7
         )
-    battle = services.battle_report(
+    battle = reports.battle_report(
         battle=battle, reporter=league.user(0), report=report, expected_version=1
     )
     assert (battle.status, battle.version) == (Battle.Status.REPORTED, 2)
@@ -355,13 +357,13 @@ def test_report_confirm_and_frozen(league, make_user):
     assert (event.actor_warband_id, event.target_warband_id, event.weapon) == (a.pk, b.pk, "espada")
 
     with pytest.raises(PermissionDenied):
-        services.battle_confirm(battle=battle, by=league.user(0))
-    battle = services.battle_confirm(battle=battle, by=league.user(1), expected_version=2)
+        reports.battle_confirm(battle=battle, by=league.user(0))
+    battle = reports.battle_confirm(battle=battle, by=league.user(1), expected_version=2)
     assert battle.status == Battle.Status.CONFIRMED and battle.confirmed_by == league.user(1)
     with pytest.raises(Conflict, match="frozen"):
-        services.battle_report(battle=battle, reporter=league.user(1), report=report)
+        reports.battle_report(battle=battle, reporter=league.user(1), report=report)
     with pytest.raises(Conflict):
-        services.battle_dispute(battle=battle, by=league.user(1), reason="no")
+        reports.battle_dispute(battle=battle, by=league.user(1), reason="no")
     assert battle.history.count() == 3
 
 
@@ -369,27 +371,27 @@ def test_bad_reports_write_nothing(league):
     battle = first_battle(league)
     a, b = league.warband(0), league.warband(1)
     cases = [
-        (services.Report(winner_ids=[]), "winners"),
-        (services.Report(winner_ids=[a.pk, b.pk]), "winners"),
-        (services.Report(is_draw=True, winner_ids=[a.pk]), "winners"),
+        (reports.Report(winner_ids=[]), "winners"),
+        (reports.Report(winner_ids=[a.pk, b.pk]), "winners"),
+        (reports.Report(is_draw=True, winner_ids=[a.pk]), "winners"),
         (
-            services.Report(
+            reports.Report(
                 winner_ids=[a.pk],
                 participants=[
-                    services.ParticipantReport(warband_id=a.pk, fighter_ids=[b.fighters.get().pk])
+                    reports.ParticipantReport(warband_id=a.pk, fighter_ids=[b.fighters.get().pk])
                 ],
             ),
             "participants",
         ),
         (
-            services.Report(winner_ids=[a.pk], events=[_event(turn=0, kind="out_of_action")]),
+            reports.Report(winner_ids=[a.pk], events=[_event(turn=0, kind="out_of_action")]),
             "events",
         ),
-        (services.Report(winner_ids=[a.pk], events=[_event(turn=1, kind="rout")]), "events"),
+        (reports.Report(winner_ids=[a.pk], events=[_event(turn=1, kind="rout")]), "events"),
     ]
     for report, field in cases:
         with pytest.raises(ValidationError) as error:
-            services.battle_report(battle=battle, reporter=league.user(0), report=report)
+            reports.battle_report(battle=battle, reporter=league.user(0), report=report)
         assert field in error.value.message_dict
     battle.refresh_from_db()
     assert (battle.status, battle.version) == (Battle.Status.SCHEDULED, 1)
@@ -399,20 +401,20 @@ def test_bad_reports_write_nothing(league):
 def test_dispute_settle_and_correct_are_recorded(league, make_user):
     battle = first_battle(league)
     a, b = league.warband(0), league.warband(1)
-    services.battle_report(battle=battle, reporter=league.user(0), report=simple_report(battle, a))
+    reports.battle_report(battle=battle, reporter=league.user(0), report=simple_report(battle, a))
     with pytest.raises(ValidationError):
-        services.battle_dispute(battle=battle, by=league.user(1), reason="  ")
+        reports.battle_dispute(battle=battle, by=league.user(1), reason="  ")
     with pytest.raises(PermissionDenied):
-        services.battle_dispute(battle=battle, by=league.user(0), reason="me")
-    battle = services.battle_dispute(battle=battle, by=league.user(1), reason="Gané yo")
+        reports.battle_dispute(battle=battle, by=league.user(0), reason="me")
+    battle = reports.battle_dispute(battle=battle, by=league.user(1), reason="Gané yo")
     assert battle.status == Battle.Status.DISPUTED and battle.dispute_reason == "Gané yo"
     with pytest.raises(PermissionDenied):
-        services.battle_settle(battle=battle, by=league.user(1), reason="yo")
+        reports.battle_settle(battle=battle, by=league.user(1), reason="yo")
     other = make_user("other-organiser")
     services.campaign_create(organiser=other, name="Otra liga")
     with pytest.raises(PermissionDenied):
-        services.battle_settle(battle=battle, by=other, reason="yo")
-    battle = services.battle_settle(
+        reports.battle_settle(battle=battle, by=other, reason="yo")
+    battle = reports.battle_settle(
         battle=battle, by=league.organiser, reason="Visto el vídeo", report=simple_report(battle, b)
     )
     assert battle.status == Battle.Status.CONFIRMED
@@ -421,11 +423,11 @@ def test_dispute_settle_and_correct_are_recorded(league, make_user):
     assert settlement.before["participants"][0]["result"] == "win"
     assert settlement.after["participants"][0]["result"] == "loss"
 
-    battle = services.battle_correct(
+    battle = reports.battle_correct(
         battle=battle,
         by=league.organiser,
         reason="Era empate",
-        report=services.Report(is_draw=True, scenario="Escaramuza"),
+        report=reports.Report(is_draw=True, scenario="Escaramuza"),
     )
     assert set(battle.participants.values_list("result", flat=True)) == {"draw"}
     assert battle.corrections.count() == 2
@@ -453,11 +455,11 @@ def test_standings_from_reports(make_league):
             ),
         ],
     )
-    services.battle_report(battle=real, reporter=organiser, report=report)
+    reports.battle_report(battle=real, reporter=organiser, report=report)
     rows = services.standings_compute(campaign=league.campaign)
     assert [r.points for r in rows] == [3, 0, 0], "the bye counts, the unconfirmed battle not yet"
     assert rows[0].competitor_id == bye_warband.pk
-    services.battle_confirm(battle=real, by=organiser)
+    reports.battle_confirm(battle=real, by=organiser)
     rows = services.standings_compute(campaign=league.campaign, round=1)
     # Winner and bye both 3 points; winner has opponents' points 0 too, but 2 enemies OOA.
     assert [(r.competitor_id, r.points, r.enemies_out_of_action) for r in rows] == [
@@ -469,7 +471,7 @@ def test_standings_from_reports(make_league):
 
 def test_the_report_check_is_pure_and_returns_the_plan_to_write():
     """``report_plan`` reads no database: a report and the battle's facts in, a plan out."""
-    from battles.services.report_check import (
+    from battles.reports.check import (
         BattleFacts,
         EventReport,
         FighterFacts,

@@ -1,6 +1,6 @@
 """Standings from results match a hand-worked table, tie-breakers included."""
 
-from battles.standings import (
+from battles.campaigns.standings import (
     BYE,
     DRAW,
     LOSS,

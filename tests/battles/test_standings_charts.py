@@ -9,9 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from battles import services
+from battles.campaigns.scoring import standings_with_points
+from battles.campaigns.services import campaign_update
 from battles.models import BattleEvent
-from battles.scoring import standings_with_points
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 
 pytestmark = pytest.mark.django_db
@@ -53,20 +54,18 @@ def test_the_charts_follow_the_campaigns_scoring(client, round_one):
     page = client.get(url).content.decode()
     assert _legends(page, "points-chart") == [a, b]  # 3 points for the win, 0 for the loss
     assert _legends(page, "rating-chart") == [a, b]
-    _rows, rounds, points = standings_with_points(campaign=league.campaign)
-    assert (rounds, points) == ([1], {league.warband(0).pk: [3], league.warband(1).pk: [0]})
+    ids = [league.warband(0).pk, league.warband(1).pk]
+    _rows, rounds, points_of = standings_with_points(campaign=league.campaign)
+    assert (rounds, points_of(ids)) == ([1], {ids[0]: [3], ids[1]: [0]})
 
-    services.campaign_update(
+    campaign_update(
         campaign=league.campaign, by=league.organiser, changes={"points_per_out_of_action": 2}
     )
     league.refresh()
     page = client.get(url).content.decode()
     assert _legends(page, "points-chart") == [b, a]  # 3 enemies out of action: 6 points
     assert _legends(page, "rating-chart") == [b, a]
-    assert standings_with_points(campaign=league.campaign)[2] == {
-        league.warband(0).pk: [3],
-        league.warband(1).pk: [6],
-    }
+    assert standings_with_points(campaign=league.campaign)[2](ids) == {ids[0]: [3], ids[1]: [6]}
     assert 'aria-labelledby="points-chart-title"' in page
     assert 'aria-labelledby="rating-chart-title"' in page
 

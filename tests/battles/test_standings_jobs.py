@@ -7,7 +7,7 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone, translation
 
-from battles import scoring
+from battles.campaigns import scoring
 from battles.models import Job, StandingsSnapshot
 from battles.models.notifications import Event, Notification, NotificationEvent
 from battles.notifications import messages

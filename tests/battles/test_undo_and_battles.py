@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from annuminas.errors import Conflict
-from battles import services
 from battles.models import Campaign, PendingDecision, PostBattleResult, PostBattleRun
-from battles.upkeep import upkeep_decisions_open
+from battles.postbattle.upkeep import upkeep_decisions_open
+from battles.reports import services
 from tests.battles.factories import first_battle, simple_report
 from warbands import services as roster
 from warbands.models import Equipment, Fighter, HiredSword, Warband

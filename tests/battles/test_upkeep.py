@@ -7,10 +7,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from annuminas.errors import Conflict
-from battles import services
-from battles.house_rules import house_rules_clean
+from battles.campaigns import services
+from battles.campaigns.house_rules import house_rules_clean
 from battles.models import PendingDecision, PostBattleResult, PostBattleRun
-from battles.upkeep import upkeep_answer, upkeep_decisions_open
+from battles.postbattle.upkeep import upkeep_answer, upkeep_decisions_open
 from tests.battles.factories import first_battle
 from warbands import services as roster
 from warbands.models import Fighter, HiredSword, LedgerEntry

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from playwright.sync_api import expect
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Campaign, PendingDecision, PostBattleRun, Round
 from battles.postbattle import battle_resolve_start
+from battles.reports import services as reports
 from tests.battles.factories import build_league, new_warband, simple_report
 from tests.conftest import ROOT
 from tests.e2e.a11y import (
@@ -78,8 +79,8 @@ def player(make_user):
     first = services.round_open(campaign=campaign, by=organiser)
     services.pairings_generate(round=first, by=organiser, method=Round.Method.SWISS)
     played = first.battles.get(is_bye=False)
-    services.battle_report(battle=played, reporter=user, report=simple_report(played, warband))
-    services.battle_confirm(battle=played, by=league.user(0))
+    reports.battle_report(battle=played, reporter=user, report=simple_report(played, warband))
+    reports.battle_confirm(battle=played, by=league.user(0))
     with transaction.atomic():
         battle_resolve_start(battle=played, user=organiser)
     run = PostBattleRun.objects.get(battle=played)

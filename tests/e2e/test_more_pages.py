@@ -23,7 +23,7 @@ def test_profile_creates_an_api_token(page, login, user):
 
 
 def test_ledger_and_job_progress_pages(page, login, make_user):
-    from battles import services
+    from battles.reports import services
 
     content_pack_load()
     league = build_league(make_user, name="Liga del Norte")

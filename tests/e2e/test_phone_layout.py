@@ -5,8 +5,13 @@ targets, and no console error (the ``page`` fixture fails the test on any)."""
 import pytest
 from playwright.sync_api import expect
 
+from battles.campaigns.services import (
+    campaign_join,
+    campaign_transition,
+    pairings_generate,
+    round_open,
+)
 from battles.models import Campaign, Round
-from battles.services import campaign_join, campaign_transition, pairings_generate, round_open
 from tests.battles.factories import build_league, new_warband
 from warbands.content_loader import content_pack_load
 

@@ -4,9 +4,9 @@ spends the treasury on equipment — in a real browser."""
 import pytest
 from playwright.sync_api import expect
 
-from battles import services
 from battles.models import BattleEvent, Job, PostBattleRun
 from battles.postbattle import round_resolve_start
+from battles.reports import services
 from tests.battles.factories import build_league, first_battle, simple_report
 from tests.e2e.test_warbands_browser import buy
 from warbands.content_loader import content_pack_load

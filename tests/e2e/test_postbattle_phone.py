@@ -5,9 +5,9 @@ import pytest
 from django.db import transaction
 from playwright.sync_api import expect
 
-from battles import services
 from battles.models import BattleEvent, PendingDecision, PostBattleRun
 from battles.postbattle import battle_resolve_start
+from battles.reports import services
 from tests.battles.factories import build_league, first_battle, simple_report
 from warbands.content_loader import content_pack_load
 from warbands.models import Fighter, Skill, SkillList

@@ -24,8 +24,8 @@ from django.db import connection, connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from battles.demo.seeding import play_round
 from battles.models import Round
-from battles.seeding import play_round
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from tests.conftest import IN_CI, ROOT
 from tests.foundation.test_database_outage import Site

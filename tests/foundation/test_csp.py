@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from battles.charts import Series, chart_legend, line_chart_svg
+from battles.campaigns.charts import Series, chart_legend, line_chart_svg
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"

@@ -7,8 +7,9 @@ from django.test import Client
 from django.urls import reverse
 
 from annuminas.dashboard import BattleAction, RoundAction, dashboard_for
-from battles import services
+from battles.campaigns import services
 from battles.models import Battle, Campaign, Job, PendingDecision, PostBattleResult, PostBattleRun
+from battles.reports import services as reports
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import first_battle, new_warband, simple_report
 from warbands.models import Fighter
@@ -72,7 +73,7 @@ def test_a_player_sees_his_warband_his_battle_to_report_and_his_campaign(league)
 def test_report_then_confirm_moves_the_battle_between_the_two_players(league):
     battle = first_battle(league)
     reporter, opponent = league.user(0), league.user(1)
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=reporter, report=simple_report(battle, league.warband(0))
     )
 
@@ -82,7 +83,7 @@ def test_report_then_confirm_moves_the_battle_between_the_two_players(league):
     assert actions(opponent_home) == [BattleAction.CONFIRM]
     assert opponent_home.waiting_count == 1
 
-    services.battle_confirm(battle=battle, by=opponent)
+    reports.battle_confirm(battle=battle, by=opponent)
     assert actions(dashboard_for(user=opponent)) == [BattleAction.POSTBATTLE]
     html = english_client(opponent).get("/").content.decode()
     assert reverse("battle-postbattle", args=[battle.pk]) in html
@@ -143,10 +144,10 @@ def test_an_organiser_sees_the_round_to_open_then_to_pair(league):
 def test_an_organiser_settles_disputes_resolves_and_closes(league):
     organiser, campaign = league.organiser, league.campaign
     battle = first_battle(league)
-    services.battle_report(
+    reports.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
     )
-    services.battle_dispute(battle=battle, by=league.user(1), reason="No fue así.")
+    reports.battle_dispute(battle=battle, by=league.user(1), reason="No fue así.")
 
     home = dashboard_for(user=organiser)
     assert [item.battle for item in home.settle] == [battle]
@@ -154,7 +155,7 @@ def test_an_organiser_settles_disputes_resolves_and_closes(league):
     html = english_client(organiser).get("/").content.decode()
     assert 'data-testid="task-settle"' in html
 
-    services.battle_settle(
+    reports.battle_settle(
         battle=battle,
         by=organiser,
         reason="Visto",
@@ -261,10 +262,10 @@ def test_organiser_dashboard_query_count_does_not_grow(make_league, assert_max_q
                 campaign=league.campaign, by=league.organiser, username=organiser.username
             )
         battle = first_battle(league)
-        services.battle_report(
+        reports.battle_report(
             battle=battle, reporter=league.user(0), report=simple_report(battle, league.warband(0))
         )
-        services.battle_dispute(battle=battle, by=league.user(1), reason="No.")
+        reports.battle_dispute(battle=battle, by=league.user(1), reason="No.")
     client = english_client(organiser)
     with assert_max_queries(10):
         html = client.get("/").content.decode()

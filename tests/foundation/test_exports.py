@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from annuminas.exports.account import account_export
 from annuminas.exports.campaign import campaign_export
+from battles.demo.seeding import play_round
 from battles.models import BattleLogEntry, Campaign, Notification, PostBattleResult, Round
-from battles.seeding import play_round
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from warbands.models import LedgerEntry, Warband
 

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from battles import services
+from battles.campaigns import services
 from battles.models import Campaign, Membership
 from tests.battles.factories import league_content, quick_user  # noqa: F401 - the fixture
 from tests.warbands.fixtures import _content_preloaded  # noqa: F401 - the fixture

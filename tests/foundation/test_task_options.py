@@ -5,7 +5,7 @@ import pytest
 from celery import current_app
 from django.db import InterfaceError, OperationalError
 
-from battles.scoring import STANDINGS_TIME_LIMIT
+from battles.campaigns.scoring import STANDINGS_TIME_LIMIT
 
 IDEMPOTENT = {
     "battles.postbattle_run": (120, 100),

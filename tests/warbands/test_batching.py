@@ -5,7 +5,7 @@ by one."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from tests.warbands.fixtures import fighter_type
 from warbands import constraints, services
 from warbands.models import Fighter, HenchmanGroup, LedgerEntry, Warband

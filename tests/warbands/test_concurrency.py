@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, connections
 from django.utils import translation
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from tests.conftest import IN_CI
 from tests.warbands.fixtures import equipment
 from warbands import services

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from battles import services as campaigns
+from battles.campaigns import services as campaigns
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.warbands.fixtures import build_roster
 from warbands import services

@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 from tests.warbands.fixtures import equipment, fighter_type
 from warbands import constraints, services
 from warbands.models import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 
 from ..models import Warband
 from ..presentation import decorate_sheet

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 
 from .. import services
 from ..forms import HireForm, VersionedForm

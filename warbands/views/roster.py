@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from annuminas.api.errors import Conflict
+from annuminas.errors import Conflict
 
 from .. import services
 from ..forms import ImportForm, WarbandCreateForm, WarbandEditForm

@@ -16,10 +16,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from battles import services
-from battles.models import Campaign, PendingDecision, Round
-from battles.postbattle import battle_revert
-from battles.seeding import (
+from battles.campaigns import services
+from battles.demo.seeding import (
     battle_owners,
     play_round,
     resolve_here,
@@ -27,6 +25,9 @@ from battles.seeding import (
     seed_user,
     seed_warband,
 )
+from battles.models import Campaign, PendingDecision, Round
+from battles.postbattle import battle_revert
+from battles.reports import services as reports
 
 PLAYERS = (
     ("guerreros-de-arthedain", "Compañía de Fornost"),
@@ -84,8 +85,8 @@ def seed_fuzz_data(*, username: str) -> Token:
     for battle in (reported, disputed):
         reporter = battle_owners(battle)[0]
         winner = battle.participants.order_by("pk").first().warband_id
-        services.battle_report(battle=battle, reporter=reporter, report=seed_report(battle, winner))
-    services.battle_dispute(battle=disputed, by=battle_owners(disputed)[1], reason="No fue así.")
+        reports.battle_report(battle=battle, reporter=reporter, report=seed_report(battle, winner))
+    reports.battle_dispute(battle=disputed, by=battle_owners(disputed)[1], reason="No fue así.")
     services.pairing_create(
         campaign=league, by=main, round=None, warband_ids=[warbands[0].pk, warbands[3].pk]
     )

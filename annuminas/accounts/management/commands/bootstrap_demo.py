@@ -1,5 +1,5 @@
 """Load the default content pack and the demo account with its demo content: a warband and a
-league with a round played (``battles.demo``). Idempotent."""
+league with a round played (``battles.demo.league``). Idempotent."""
 
 from django.conf import settings
 from django.core.management import call_command
@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
 from annuminas.accounts.services import demo_user_ensure
-from battles.demo import demo_league_ensure
+from battles.demo.league import demo_league_ensure
 from warbands.demo import demo_content_ensure
 
 
