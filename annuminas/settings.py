@@ -173,7 +173,7 @@ CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)  # reuse conn
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Sending a task from a request (annuminas.tasks.enqueue_safely) must give up at once when Redis
 # is down: one connection attempt (kombu retried for 6 s), a short connect timeout, then a
-# circuit breaker that does not try again for BROKER_RETRY_AFTER seconds. Workers keep
+# circuit breaker that waits BROKER_RETRY_AFTER seconds (doubling) before trying. Workers keep
 # reconnecting on their own (broker_connection_max_retries).
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
