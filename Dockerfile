@@ -8,9 +8,12 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 RUN pip install --no-cache-dir .
 COPY . .
+# The static storage must be chosen before collectstatic runs: the hashed names and the manifest
+# every {% static %} reads are written by it (a manifest missing makes every page a 500).
+# CI's smoke test (.ci/smoke) plays these ENV and manage.py steps and serves the result.
+ENV STATIC_MANIFEST=true WHITENOISE_USE_FINDERS=false
 RUN DEBUG=false SECRET_KEY=build-only python manage.py collectstatic --noinput
 RUN useradd --create-home annuminas && chown -R annuminas /app
 USER annuminas
-ENV STATIC_MANIFEST=true WHITENOISE_USE_FINDERS=false
 EXPOSE 8000
-CMD ["gunicorn", "annuminas.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "annuminas.wsgi:application"]

@@ -1,4 +1,5 @@
-"""Site-wide middleware: the visitor's language, NUL bytes in addresses, Redis unreachable.
+"""Site-wide middleware: security headers, compression, the visitor's language, NUL bytes in
+addresses, Redis unreachable.
 
 Language: Spanish unless the visitor picked another one. Pages follow the language cookie set by
 the language switcher and otherwise use Spanish (the game's language), whatever the browser
@@ -10,6 +11,7 @@ import logging
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest
+from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -18,6 +20,74 @@ from .api.errors import json_error_response
 from .tasks import BACKEND_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
+
+
+def content_security_policy(policy: dict[str, list[str]]) -> str:
+    """``SECURE_CSP`` (directive → sources, Django 6's shape) as a header value."""
+    return "; ".join(" ".join([directive, *sources]) for directive, sources in policy.items())
+
+
+class ContentSecurityPolicyMiddleware:
+    """``Content-Security-Policy`` on every answer, from ``SECURE_CSP``: scripts and styles from
+    the site's own files only (no inline script, no inline style, no ``eval``), no framing, forms
+    posted to the site only. A view that needs another policy may set the header itself."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.header = content_security_policy(settings.SECURE_CSP)
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.header and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = self.header
+        return response
+
+
+# What is worth compressing: text. PDFs, images and archives are compressed already.
+COMPRESSIBLE_TYPES = (
+    "text/",
+    "application/json",
+    "application/javascript",
+    "application/xml",
+    "application/vnd.oai.openapi",
+    "image/svg+xml",
+)
+
+
+class CompressionMiddleware(GZipMiddleware):
+    """gzip for pages and the API when the client accepts it (Django's middleware, with its
+    random padding against length attacks), with two choices of ours.
+
+    BREACH (guessing a secret on a page from the length of compressed answers to requests the
+    attacker makes the victim's browser send, each reflecting a guess): the CSRF token is masked
+    anew in every answer, so it cannot be guessed that way; the secrets that stay the same from
+    one answer to the next (the API token on the profile page, calendar and share links, join
+    codes) can be, if the page reflects what the attacker puts in its address. Every page
+    reflects its query string (the language switcher sends the visitor back to it). So an answer
+    to a browser that carries a session cookie and asked with a query string is sent
+    uncompressed; the same pages without a query string, everything anonymous and every app
+    calling the API with a token are compressed. See docs/operations.md.
+
+    ETags stay as the views set them: an API ETag names a version of the resource, the same
+    whatever the encoding (``Vary: Accept-Encoding`` keeps caches apart), and clients send it
+    back in ``If-Match``, where a weakened ``W/`` one would never match.
+    """
+
+    def process_response(self, request, response):
+        content_type = response.get("Content-Type", "")
+        if not content_type.startswith(COMPRESSIBLE_TYPES) or self._reflects_for_a_session(request):
+            return response
+        etag = response.get("ETag")
+        response = super().process_response(request, response)
+        if etag is not None and response.get("Content-Encoding") == "gzip":
+            response["ETag"] = etag
+        return response
+
+    @staticmethod
+    def _reflects_for_a_session(request) -> bool:
+        return bool(request.META.get("QUERY_STRING")) and (
+            settings.SESSION_COOKIE_NAME in request.COOKIES
+        )
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):

@@ -73,7 +73,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "annuminas.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise, which serves static files compressed ahead (gzip and brotli) itself.
+    "annuminas.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "annuminas.middleware.SiteLocaleMiddleware",
     "annuminas.middleware.RejectNullBytesMiddleware",
@@ -124,6 +127,11 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool(
         "DB_SERVER_SIDE_BINDING", default=True
     )
+    # A database host that does not answer (a failover, a network cut) fails the connection in
+    # seconds, answered 503 (annuminas.outage), instead of holding a web thread for minutes.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, Celery -------------------------------------------------------------------
@@ -135,10 +143,17 @@ if REDIS_URL:
             "BACKEND": "annuminas.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="annuminas"),
+            # Keys carry the database's epoch: nothing cached outlives a restore.
+            "KEY_FUNCTION": "annuminas.cache.epoch_key",
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "KEY_FUNCTION": "annuminas.cache.epoch_key",
+        }
+    }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"  # a host named, so kombu does not warn
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -156,10 +171,26 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)  # reuse connections (bench)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a task from a request (annuminas.tasks.enqueue_safely) must give up at once when Redis
+# is down: one connection attempt (kombu retried for 6 s), a short connect timeout, then a
+# circuit breaker that waits BROKER_RETRY_AFTER seconds (doubling) before trying. Workers keep
+# reconnecting on their own (broker_connection_max_retries).
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
+BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=10.0)
 # A message whose worker died unacknowledged goes back to the queue after this long; it must
 # exceed any task's run time. The sweeper re-sends a lost post-battle run much sooner (after
 # POSTBATTLE_RUN_LOST_AFTER seconds without a heartbeat); the late redelivery is then a no-op.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+# A Redis that accepts connections and never answers (frozen, or a network path that drops
+# after the handshake) held a send for good: socket_timeout bounds every command. It must stay
+# above the 1 s a worker's BRPOP waits for a message.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 900,
+    "max_retries": 0,  # a publisher's connection: one attempt
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "socket_timeout": 3,
+}
+CELERY_REDIS_SOCKET_TIMEOUT = 3
 POSTBATTLE_RUN_LOST_AFTER = env.int("POSTBATTLE_RUN_LOST_AFTER", default=120)
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="annuminas")
 CELERY_TIMEZONE = "UTC"
@@ -218,6 +249,9 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 # per address and per login name; checked before any password is hashed, kept in the cache.
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
+    # allauth also limits every login (30 a minute per address, successes included): a game
+    # night on one Wi-Fi, or every player behind one proxy, would be locked out. Failures only.
+    "login": None,
 }
 # Behind a reverse proxy, the client address is the proxy's unless this says how many proxies
 # append to X-Forwarded-For (0: use REMOTE_ADDR, for gunicorn facing the clients directly).
@@ -237,7 +271,7 @@ LANGUAGE_COOKIE_NAME = "annuminas_language"
 
 # --- Static files ------------------------------------------------------------------------------
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -323,6 +357,21 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (annuminas.middleware; Django 6's SECURE_CSP shape): the site's own
+# scripts and stylesheets only — no inline script or style, no eval (htmx is told so in
+# base.html) —, images from the site and data: URLs (Pico's icons), no framing, no plugins.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 

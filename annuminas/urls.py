@@ -17,11 +17,13 @@ admin.site.index_title = _("Campaigns, rosters and catalogue")
 urlpatterns = [
     path("", include("annuminas.dashboard_urls")),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     # Before the admin's own URLs: sign-in goes through the login page and its failed-login limits.
     path("admin/login/", views.admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("organisers/", organisers_site.urls),
+    path("", include("annuminas.exports.urls")),
     path("accounts/", include("annuminas.accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("api/v1/", include("annuminas.api.urls")),

@@ -1,6 +1,7 @@
 """Site pages: home, health, and error pages in the visitor's language."""
 
 import logging
+import sys
 
 import redis
 from django.conf import settings
@@ -15,6 +16,8 @@ from django.core.exceptions import (
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -22,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from .api.errors import json_error_response
+from .outage import RETRY_AFTER_SECONDS, database_unreachable, outage
 from .tasks import ping
 
 logger = logging.getLogger(__name__)
@@ -46,6 +50,12 @@ def admin_login(request: HttpRequest) -> HttpResponse:
     if admin.site.has_permission(request):
         return redirect("admin:index")
     raise PermissionDenied(_("Only staff may use the league administration."))
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon (the admin, the
+    API's JSON): the site's icon."""
+    return redirect(static("img/favicon.svg"), permanent=True)
 
 
 def _database_state() -> dict:
@@ -135,6 +145,30 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """A 500 page or error; the database out of reach is a 503 instead (``database_unavailable``).
+
+    Django calls this while it handles the exception, so ``sys.exc_info()`` is that exception.
+    """
+    exception = sys.exc_info()[1]
+    if database_unreachable(exception):
+        return database_unavailable(request, exception)
     if request.path.startswith("/api/"):
         return json_error_response(500, "server_error", _("Server error: we have been notified."))
     return render(request, "500.html", status=500)
+
+
+def database_unavailable(request: HttpRequest, exception: BaseException) -> HttpResponse:
+    """503 with Retry-After: the error shape under /api/, a page in the visitor's language
+    otherwise. The page reads nothing from the database (no menu, no user), and the answer is
+    marked as logged: ``annuminas.outage`` logs the outage once, not each request's traceback."""
+    outage.report(exception)
+    message = _("The site cannot reach its database for a moment. Try again in half a minute.")
+    if request.path.startswith("/api/"):
+        response = json_error_response(503, "service_unavailable", message)
+    else:
+        page = render_to_string("503.html", {"message": message})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    response._has_been_logged = True  # django.request would log a traceback per request
+    return response

@@ -92,10 +92,13 @@ def _worker_env(queue: str) -> dict[str, str]:
 
 
 class WorkerProcess:
-    """A real ``celery worker`` subprocess on its own queue, against the test database."""
+    """A real ``celery worker`` subprocess on its own queue, against the test database;
+    ``environment`` overrides what it gets (``CONN_MAX_AGE=60`` keeps connections, as in
+    production)."""
 
-    def __init__(self, queue: str):
+    def __init__(self, queue: str, environment: dict[str, str] | None = None):
         self.queue = queue
+        self.environment = environment or {}
         self.name = f"test-{uuid.uuid4().hex[:8]}"
         self.process: subprocess.Popen | None = None
         self.log_path = ROOT / ".pytest-worker.log"
@@ -124,7 +127,7 @@ class WorkerProcess:
                 f"{self.name}@%h",
             ],
             cwd=ROOT,
-            env=_worker_env(self.queue),
+            env={**_worker_env(self.queue), **self.environment},
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,

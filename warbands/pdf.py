@@ -11,7 +11,9 @@ texts on it are bounded by ``warbands.limits``) and the task has a time limit.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
+from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -82,7 +84,10 @@ def warband_pdf_render(*, warband_id: int, version: int, language: str) -> str:
             if sheet.version != version:
                 cache.delete(key + ":state")
                 return STALE
-            html = render_to_string("warbands/print.html", {"warband": sheet, "pdf": True})
+            html = render_to_string(
+                "warbands/print.html",
+                {"warband": sheet, "pdf": True, "print_css": _print_css()},
+            )
         if len(html) > HTML_MAX_CHARS:
             logger.warning("warband %s: printed sheet of %d characters", warband_id, len(html))
             cache.set(key + ":state", FAILED, STATE_SECONDS)
@@ -95,6 +100,11 @@ def warband_pdf_render(*, warband_id: int, version: int, language: str) -> str:
     cache.set(key, pdf, PDF_SECONDS)
     cache.set(key + ":state", DONE, STATE_SECONDS)
     return DONE
+
+
+def _print_css() -> str:
+    """The print page's stylesheet, inlined: the renderer fetches nothing (``_deny_fetch``)."""
+    return Path(finders.find("css/print.css")).read_text(encoding="utf-8")
 
 
 def _deny_fetch(url, *args, **kwargs):

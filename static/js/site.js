@@ -5,3 +5,12 @@ document.addEventListener("htmx:responseError", function (event) {
     target.textContent = event.detail.xhr.statusText || "Error";
   }
 });
+// A dialog's Cancel or Close button removes the dialog htmx put in the page (a data attribute,
+// not an hx-on handler: the site's Content-Security-Policy allows no inline code).
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-dialog-close]");
+  var dialog = button && button.closest("dialog");
+  if (dialog) {
+    dialog.remove();
+  }
+});

@@ -33,11 +33,13 @@ SWEEP_EVERY = 10  # seconds: the test's beat (production: 60)
 RECOVERY_BUDGET = 150  # seconds from the kill to the finished round
 
 
-def _round_of_confirmed_battles(count: int) -> Round:
+def _round_of_confirmed_battles(count: int, *, prefix: str = "") -> Round:
+    """``count`` confirmed battles in round 1 of a new campaign (``prefix`` names its users, so
+    a test may build two)."""
     content_pack_load()
     users = get_user_model()
-    organiser = users.objects.create_user("organiser-fault")
-    campaign = services.campaign_create(organiser=organiser, name="Liga del fallo")
+    organiser = users.objects.create_user(f"{prefix}organiser-fault")
+    campaign = services.campaign_create(organiser=organiser, name=f"Liga del fallo {prefix}")
     Campaign.objects.filter(pk=campaign.pk).update(state=Campaign.State.RUNNING)
     round = Round.objects.create(campaign=campaign, number=1)
     warband_type = WarbandType.objects.get(slug="mercenarios-de-rhovanion")
@@ -46,7 +48,7 @@ def _round_of_confirmed_battles(count: int) -> Round:
     for number in range(count):
         pair = []
         for side in range(2):
-            owner = users.objects.create_user(f"p{number}-{side}")
+            owner = users.objects.create_user(f"{prefix}p{number}-{side}")
             warband = roster.warband_create(
                 owner=owner, warband_type=warband_type, name=f"Banda {number}-{side}"
             )

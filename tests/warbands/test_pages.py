@@ -1,7 +1,9 @@
 import json
+from pathlib import Path
 
 import pytest
 import yaml
+from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -158,7 +160,9 @@ def test_other_players_get_404(client, make_user, warband):
 def test_print_pdf_and_share(browser_client, client, warband):
     build_roster(warband, henchmen=5)
     printed = browser_client.get(reverse("warband-print", args=[warband.pk])).content.decode()
-    assert "@page { size: A4" in printed and 'data-testid="print-sheet"' in printed
+    # The A4 rules are a stylesheet of their own (no inline style under the site's CSP).
+    assert 'href="/static/css/print.css"' in printed and 'data-testid="print-sheet"' in printed
+    assert "@page { size: A4" in Path(finders.find("css/print.css")).read_text()
     pdf = browser_client.get(reverse("warband-pdf", args=[warband.pk]))
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
     shared = client.get(reverse("warband-share", args=[warband.share_token])).content.decode()
