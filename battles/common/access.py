@@ -8,7 +8,7 @@
   who reported confirms or disputes it.
 - Nobody confirms his own battle alone: an organiser who plays in a battle reports it like any
   player, and its confirmation (or settlement, or correction) comes from the opponent or from an
-  organiser who does not play in it.
+  organiser who does not play in it. So does the revert of its post-battle sequence.
 """
 
 from __future__ import annotations
@@ -103,6 +103,12 @@ def can_confirm(user, battle: Battle) -> bool:
 
 def can_settle(user, battle: Battle) -> bool:
     """Settle a dispute or correct a confirmed report: an organiser who does not play in it."""
+    return is_neutral_organiser(user, battle)
+
+
+def can_revert(user, battle: Battle) -> bool:
+    """Undo a battle's post-battle sequence: an organiser who does not play in it (a player
+    could otherwise re-roll his own results)."""
     return is_neutral_organiser(user, battle)
 
 

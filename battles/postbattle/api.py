@@ -246,8 +246,10 @@ class BattleRevertView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         battle = _battle_for(request.user, pk)
-        if not access.is_organiser(request.user, battle.campaign):
-            raise exceptions.PermissionDenied()
+        if not access.can_revert(request.user, battle):
+            raise exceptions.PermissionDenied(
+                _("Only an organiser who does not play in this battle can revert its sequence.")
+            )
         run = battle_revert(battle=battle, user=request.user)
         return Response({"battle": battle.pk, "run": run.pk, "status": run.status})
 

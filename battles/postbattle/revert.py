@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -10,6 +11,7 @@ from annuminas.errors import Conflict
 from warbands.models import Warband
 from warbands.services.snapshots import warband_restore
 
+from ..common import access
 from ..models import (
     Battle,
     PendingDecision,
@@ -20,13 +22,21 @@ from ..models import (
 
 
 @transaction.atomic
-def battle_revert(*, battle: Battle, user=None) -> PostBattleRun:
+def battle_revert(*, battle: Battle, user) -> PostBattleRun:
     """Undo a resolved battle's sequence while nothing later depends on it.
+
+    Only an organiser who does not play in the battle reverts it (as only he settles a
+    dispute): a player who co-organises his campaign would otherwise resolve, revert and resolve
+    again until the dice suit him. Every path (page, API, admin, jobs, commands) comes here.
 
     Every participating warband must still be exactly as the sequence left it (same version,
     no later post-battle run), so the roster, ledger and rating return exactly to before.
     """
-    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    if not access.can_revert(user, battle):
+        raise PermissionDenied(
+            _("Only an organiser who does not play in this battle can revert its sequence.")
+        )
     run = (
         PostBattleRun.objects.select_for_update()
         .filter(battle=battle, status=PostBattleRun.Status.APPLIED)

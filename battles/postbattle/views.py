@@ -83,6 +83,7 @@ def battle_postbattle(request: HttpRequest, pk: int) -> HttpResponse:
             "decisions": decisions,
             "own_warbands": own_warbands,
             "organiser": organiser,
+            "can_revert": access.can_revert(request.user, battle),
             "can_resolve": battle.status == Battle.Status.CONFIRMED
             and (organiser or access.is_participant(request.user, battle)),
         },
@@ -109,7 +110,7 @@ def battle_postbattle_resolve(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def battle_postbattle_revert(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
-    if not access.is_organiser(request.user, battle.campaign):
+    if not access.can_revert(request.user, battle):
         raise PermissionDenied
     asking = confirmation(
         request,

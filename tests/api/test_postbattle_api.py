@@ -234,3 +234,23 @@ def test_a_heros_decision_matches_the_schema(schema, league, battle):  # noqa: F
     assert response.status_code == 200
     assert [(d["fighter_name"], d["group_name"]) for d in response.json()] == [(captain.name, None)]
     assert_matches(schema, "/api/v1/decisions/", response)
+
+
+def test_a_player_who_co_organises_cannot_revert_through_the_api(
+    league, battle, django_capture_on_commit_callbacks
+):
+    from battles.campaigns import services
+
+    player = league.user(0)
+    services.campaign_add_organiser(
+        campaign=league.campaign, by=league.organiser, username=player.username
+    )
+    client = client_for(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/v1/battles/{battle.pk}/resolve/", format="json")
+    response = client.post(f"/api/v1/battles/{battle.pk}/revert/")
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "permission_denied"
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.RESOLVED
+    assert PostBattleRun.objects.get(battle=battle).status == "applied"

@@ -94,3 +94,51 @@ def test_huge_numbers_are_refused_by_the_campaign_api(league):
         response = client.post("/api/v1/campaigns/", {"name": "X", field: 10**20}, format="json")
         assert response.status_code == 400
         assert field in response.json()["error"]["fields"]
+
+
+def test_a_player_who_co_organises_cannot_revert_his_own_battle(
+    client, league, battle, django_capture_on_commit_callbacks
+):
+    """Resolve → revert → resolve until the dice suit him: refused, as settling a dispute is."""
+    from battles.campaigns import services
+
+    player = league.user(0)
+    services.campaign_add_organiser(
+        campaign=league.campaign, by=league.organiser, username=player.username
+    )
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/battles/{battle.pk}/postbattle/resolve/")
+    page = client.get(f"/battles/{battle.pk}/postbattle/").content.decode()
+    assert 'data-testid="revert-battle"' not in page
+    response = client.post(f"/battles/{battle.pk}/postbattle/revert/", {"confirmed": "1"})
+    assert response.status_code == 403
+    battle.refresh_from_db()
+    assert battle.status == "resolved"
+    # the organiser who does not play in it still can
+    client.force_login(league.organiser)
+    page = client.get(f"/battles/{battle.pk}/postbattle/").content.decode()
+    assert 'data-testid="revert-battle"' in page
+    client.post(f"/battles/{battle.pk}/postbattle/revert/", {"confirmed": "1"})
+    battle.refresh_from_db()
+    assert battle.status == "confirmed"
+
+
+def test_the_revert_service_refuses_an_organiser_who_plays(
+    league, battle, django_capture_on_commit_callbacks
+):
+    """Every path (admin, jobs, commands) goes through the service, which checks it too."""
+    from django.core.exceptions import PermissionDenied
+
+    from battles.campaigns import services
+    from battles.postbattle import battle_resolve_start, battle_revert
+
+    services.campaign_add_organiser(
+        campaign=league.campaign, by=league.organiser, username=league.user(1).username
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_resolve_start(battle=battle, user=league.organiser)
+    with pytest.raises(PermissionDenied):
+        battle_revert(battle=battle, user=league.user(1))
+    with pytest.raises(PermissionDenied):
+        battle_revert(battle=battle, user=None)

@@ -17,6 +17,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from battles.campaigns import services
+from battles.common import access
 from battles.demo.seeding import (
     battle_owners,
     play_round,
@@ -38,9 +39,16 @@ PLAYERS = (
 MAX_REPLAYS = 40  # post-battle seeds tried, at most, until a choice is left open
 
 
-def _leave_a_choice_open(round: Round, organiser, seeds) -> None:
-    """Replay the round's last battle with other seeds until its sequence leaves a choice."""
-    battle = round.battles.filter(is_bye=False).order_by("pk").last()
+def _leave_a_choice_open(round: Round, organisers, seeds) -> None:
+    """Replay one of the round's battles with other seeds until its sequence leaves a choice.
+
+    The battle is the last one an organiser does not play in (only he may revert it)."""
+    battle, organiser = next(
+        (battle, organiser)
+        for battle in round.battles.filter(is_bye=False).order_by("-pk")
+        for organiser in organisers
+        if access.can_revert(organiser, battle)
+    )
     for _attempt in range(MAX_REPLAYS):
         if PendingDecision.objects.filter(status=PendingDecision.Status.OPEN).exists():
             return
@@ -76,7 +84,7 @@ def seed_fuzz_data(*, username: str) -> Token:
     first = play_round(league, main, Round.Method.SWISS, seeds)
     services.round_close(round=first, by=main)
     second = play_round(league, main, Round.Method.RATING, seeds)
-    _leave_a_choice_open(second, main, seeds)
+    _leave_a_choice_open(second, (main, users[1]), seeds)
     services.round_close(round=second, by=main)
 
     third = services.round_open(campaign=league, by=main)
