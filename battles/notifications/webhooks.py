@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -123,31 +122,20 @@ def backoff(attempts: int) -> int:
 
 def _post(webhook: Webhook, delivery: WebhookDelivery) -> tuple[int | None, str]:
     body = json.dumps(delivery.payload, ensure_ascii=False, separators=(",", ":")).encode()
-    request = urllib.request.Request(  # noqa: S310 - urlguard checks the scheme and address
-        webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "Annuminas-Webhook/1",
-            "X-Annuminas-Event": delivery.event,
-            "X-Annuminas-Delivery": str(delivery.pk),
-            SIGNATURE_HEADER: signature(webhook.secret, body),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Annuminas-Webhook/1",
+        "X-Annuminas-Event": delivery.event,
+        "X-Annuminas-Delivery": str(delivery.pk),
+        SIGNATURE_HEADER: signature(webhook.secret, body),
+    }
     try:
-        with urlguard.open_checked(request, timeout=WEBHOOK_TIMEOUT) as response:
-            return response.status, ""
-    except urllib.error.HTTPError as error:
-        return error.code, f"HTTP {error.code}"
+        code = urlguard.post(webhook.url, body=body, headers=headers, timeout=WEBHOOK_TIMEOUT)
     except urlguard.AddressRefused as error:
         return None, f"refused: {error}"[:500]
-    except urllib.error.URLError as error:
-        if isinstance(error.reason, urlguard.AddressRefused):
-            return None, f"refused: {error.reason}"[:500]
-        return None, f"URLError: {error.reason}"[:500]
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, http.client.HTTPException) as error:
         return None, f"{type(error).__name__}: {error}"[:500]
+    return code, "" if 200 <= code < 300 else f"HTTP {code}"
 
 
 @dataclass

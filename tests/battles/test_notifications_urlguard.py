@@ -31,6 +31,12 @@ REFUSED = [
     "http://[fe80::1]/h",
     "http://[fc00::1]/h",
     "http://[::ffff:127.0.0.1]/h",
+    "http://[2002:7f00:1::1]/h",  # 6to4 embedding 127.0.0.1
+    "http://[2002:808:808::1]/h",  # 6to4, even embedding a public address
+    "http://[fec0::1]/h",  # site-local
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/h",  # Teredo
+    "http://[64:ff9b::7f00:1]/h",  # NAT64 to 127.0.0.1
+    "http://[::127.0.0.1]/h",  # IPv4-compatible
     "https://internal.example/h",
 ]
 
@@ -61,6 +67,17 @@ def test_other_schemes_and_unknown_hosts_are_refused(league, dns):
         ("gopher://example.com/", "http://"),
         ("http://example.com:99999/", "http://"),
         ("https://nowhere.invalid/h", "cannot be found"),
+        # credentials: urllib and http.client read these hosts differently from urlsplit
+        ("http://127.0.0.1:80@8.8.8.8/", "user name or password"),
+        ("http://hook@hooks.example.com/", "user name or password"),
+        ("https://user:secret@hooks.example.com/", "user name or password"),
+        ("http://8.8.8.8\\@127.0.0.1/", "backslashes"),
+        ("http://hooks.example.com\\x/", "backslashes"),
+        ("http://hooks.example.com/a b", "backslashes"),
+        ("http://hooks.example.com/\r\nX-Injected: 1", "backslashes"),
+        ("http://exa_mple.com/", "http://"),
+        ("http://[fe80::1%25eth0]/h", "http://"),
+        ("http://%31%32%37.0.0.1/h", "http://"),
     ):
         with pytest.raises(ValidationError) as refused:
             services.webhook_create(campaign=league.campaign, by=league.organiser, url=url)
@@ -92,8 +109,19 @@ def test_the_setting_lets_private_addresses_through(league, dns, settings):
 def test_is_public():
     assert urlguard.is_public(ipaddress.ip_address("93.184.215.14"))
     assert urlguard.is_public(ipaddress.ip_address("2606:4700::1111"))
-    for address in ("127.0.0.1", "10.0.0.1", "169.254.1.1", "::1", "::ffff:10.0.0.1", "::"):
+    for address in (
+        *("127.0.0.1", "10.0.0.1", "169.254.1.1", "::1", "::ffff:10.0.0.1", "::"),
+        *("2002:7f00:1::", "fec0::1", "2001::1", "64:ff9b::a00:1", "2001:db8::1", "fc00::1"),
+    ):
         assert not urlguard.is_public(ipaddress.ip_address(address)), address
+
+
+def test_the_check_and_the_delivery_parse_the_url_the_same_way():
+    target = urlguard.webhook_target("HTTPS://Hooks.Example.com:8443/x?y=1#frag")
+    assert target == urlguard.Target("https", "hooks.example.com", 8443, "/x?y=1")
+    assert urlguard.webhook_target("http://[2606:4700::1111]").host == "2606:4700::1111"
+    with pytest.raises(urlguard.BadURL):
+        urlguard.webhook_target("http://127.0.0.1:80@8.8.8.8/")
 
 
 def test_page_and_api_answer_a_private_address_with_a_form_error_and_the_error_shape(
@@ -162,6 +190,26 @@ def test_a_private_url_written_behind_the_services_back_is_not_posted_to(league,
     services.webhook_delivery_attempt(delivery_id=delivery.pk)
     delivery.refresh_from_db()
     assert hook.requests == [] and delivery.error.startswith("refused:")
+
+
+@pytest.mark.parametrize(
+    "written", ["http://x:y@{host}/h", "http://8.8.8.8:80@{host}/h", "http://{host}\\@8.8.8.8/"]
+)
+def test_a_url_with_credentials_or_backslashes_is_not_posted_to(league, hook, settings, written):
+    settings.WEBHOOKS_ALLOW_PRIVATE = True  # even where private addresses are allowed
+    host = hook.url.split("/")[2]
+    delivery = _delivery(league, written.format(host=host))
+    services.webhook_delivery_attempt(delivery_id=delivery.pk)
+    delivery.refresh_from_db()
+    assert hook.requests == [] and delivery.error.startswith("refused: the address is not allowed")
+
+
+def test_a_delivery_goes_to_the_parsed_host_port_and_path(league, hook, settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    delivery = _delivery(league, hook.url + "?token=abc")
+    attempt = services.webhook_delivery_attempt(delivery_id=delivery.pk)
+    assert attempt.status == "sent" and [r.path for r in hook.requests] == ["/hook?token=abc"]
+    assert hook.requests[0].headers["host"] == hook.url.split("/")[2]
 
 
 def test_other_schemes_are_not_opened_at_delivery(league):
