@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import http.client
 import json
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -49,14 +50,43 @@ MAX_WEBHOOKS_PER_CAMPAIGN = 10
 WEBHOOK_EVENTS = frozenset(Event.values) - {Event.WEBHOOK_DISABLED}
 
 
+# Characters Discord reads as Markdown (links, emphasis, quotes, headings, lists, spoilers,
+# code, mentions and custom emoji), escaped with a backslash in player text.
+DISCORD_MARKDOWN = re.compile(r"([\\*_~`>|#\[\]()<\-:])")
+ZERO_WIDTH_SPACE = "\u200b"
+
+
+def discord_text(value: str) -> str:
+    """Player text (a warband's, campaign's or player's name…) made inert for Discord: every
+    Markdown character escaped, so ``[click me](https://evil.example)`` is shown as typed and is
+    no link; a bare URL broken so it is neither a link nor a preview; ``@everyone`` and
+    ``@here`` shown without pinging (``allowed_mentions`` stops pings too); one line."""
+    value = " ".join(str(value).split())
+    value = DISCORD_MARKDOWN.sub(r"\\\1", value)
+    value = value.replace("//", "/" + ZERO_WIDTH_SPACE + "/")
+    return re.sub(r"@(everyone|here)", "@" + ZERO_WIDTH_SPACE + r"\1", value, flags=re.IGNORECASE)
+
+
+def _discord_details(details: dict) -> dict:
+    """The event's details with every piece of text made inert (ids, slugs and the ISO times
+    the message formats itself stay as they are)."""
+    return {
+        key: discord_text(value)
+        if isinstance(value, str) and not key.endswith(("_id", "_slug", "_at"))
+        else value
+        for key, value in details.items()
+    }
+
+
 def webhook_payload(webhook_format: str, event: str, key: str, details: dict) -> dict:
     """The body for one event: our JSON, or a Discord ``execute webhook`` message."""
+    discord = webhook_format == Webhook.Format.DISCORD
     with translation.override(settings.LANGUAGE_CODE):
-        text = messages.render(event, details)
+        text = messages.render(event, _discord_details(details) if discord else details)
         title = messages.label(event)
     url = site_url(link_path(details))
     now = timezone.now().isoformat()
-    if webhook_format == Webhook.Format.DISCORD:
+    if discord:
         return {
             "username": "Annúminas",
             "content": text[:2000],

@@ -386,3 +386,37 @@ def test_a_battle_set_by_hand_tells_only_its_players(
     owners = set(battle.participants.values_list("warband__owner_id", flat=True))
     assert len(owners) == 2
     assert set(Notification.objects.values_list("recipient_id", flat=True)) == owners
+
+
+def test_player_markdown_and_mentions_reach_discord_inert(
+    reported, hook, django_capture_on_commit_callbacks
+):
+    """A warband named like a Markdown link becomes no link posted by the league's bot."""
+    from rest_framework.test import APIClient
+
+    league, battle = reported
+    warband = league.warband(0)
+    api = APIClient()
+    api.force_authenticate(league.user(0))
+    evil = "[click me](https://evil.example) **@everyone** `x` > ~~y~~ ||z|| # @here <@1>"
+    renamed = api.patch(
+        f"/api/v1/warbands/{warband.pk}/", {"name": evil, "version": warband.version}, format="json"
+    )
+    assert renamed.status_code == 200, renamed.content
+    for fmt in ("discord", "json"):
+        services.webhook_create(
+            campaign=league.campaign, by=league.organiser, url=hook.url, format=fmt
+        )
+    announce(django_capture_on_commit_callbacks, event=Event.POSTBATTLE_APPLIED, battle=battle)
+    bodies = [json.loads(request.body) for request in hook.requests]
+    discord = next(body for body in bodies if "content" in body)
+    plain = next(body for body in bodies if "event" in body)
+    for text in (discord["content"], discord["embeds"][0]["description"]):
+        assert "[click me](" not in text and "https://evil" not in text
+        assert r"\[click me\]\(https\:/" in text
+        assert r"\*\*" in text and r"\`x\`" in text and r"\~\~y\~\~" in text and r"\|\|" in text
+        assert "@everyone" not in text and "@here" not in text and r"\<@1\>" in text
+        assert r"\#" in text and r"\>" in text
+    assert discord["allowed_mentions"] == {"parse": []}
+    assert discord["embeds"][0]["url"].endswith(f"/battles/{battle.pk}/")  # ours, untouched
+    assert evil in plain["message"]  # the JSON format carries the text as typed
