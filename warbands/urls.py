@@ -8,6 +8,7 @@ urlpatterns = [
     path("warbands/import/", views.warband_import, name="warband-import"),
     path("warbands/<id:pk>/", views.warband_sheet_page, name="warband-sheet"),
     path("warbands/<id:pk>/edit/", views.warband_edit, name="warband-edit"),
+    path("warbands/<id:pk>/sharing/", views.warband_sharing, name="warband-sharing"),
     path("warbands/<id:pk>/delete/", views.warband_delete, name="warband-delete"),
     path("warbands/<id:pk>/undo/", views.warband_undo, name="warband-undo"),
     path("warbands/<id:pk>/hire/", views.warband_hire, name="warband-hire"),

@@ -97,6 +97,7 @@ def test_share_link_is_read_only(page, login, make_user, content_tx):
         warband_type=WarbandType.objects.get(slug="elfos-de-rivendel"),
         name="Hijos de Elrond",
     )
+    warband = services.warband_update(warband=warband, expected_version=None, shared=True)
     page.goto(f"/share/{warband.share_token}/")
     expect(page.get_by_test_id("share-notice")).to_be_visible()
     expect(page.get_by_test_id("warband-name")).to_have_text("Hijos de Elrond")

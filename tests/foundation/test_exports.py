@@ -21,6 +21,7 @@ from battles.demo.seeding import play_round
 from battles.models import BattleLogEntry, Campaign, Notification, PostBattleResult, Round
 from tests.battles.factories import *  # noqa: F403 - league fixtures
 from warbands.models import LedgerEntry, Warband
+from warbands.services import warband_update
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,8 @@ def played(make_league):
         params={"round": round.number}, campaign=league.campaign,
     )  # fmt: skip
     Token.objects.create(user=league.user(0))
+    for _user, warband in league.players:  # shared: the exports must not leak the links
+        warband_update(warband=warband, expected_version=None, shared=True)
     league.battle = battle
     return league
 
@@ -151,7 +154,7 @@ def test_a_campaign_export_holds_the_campaign_and_no_one_s_secrets(played):
     assert "Nota privada de Arathorn" not in text  # a player's notes are his
     assert Token.objects.get(user=played.user(0)).key not in text
     for warband in Warband.objects.all():
-        assert warband.share_token not in text
+        assert warband.share_token and warband.share_token not in text
     assert not {"treasury", "ledger", "equipment", "notes"} & set(data["warbands"][0])
 
 
@@ -178,7 +181,8 @@ def test_an_account_export_holds_the_players_data_and_not_the_others(played):
 
     text = json.dumps(data, default=str)
     assert Token.objects.get(user=user).key not in text
-    assert warband.share_token not in text
+    warband.refresh_from_db()
+    assert warband.share_token and warband.share_token not in text
     assert get_user_model().objects.get(pk=user.pk).password not in text
     assert "Nota privada de Arathorn" not in text  # another player's note
     other = played.warband(1)

@@ -165,6 +165,7 @@ def test_print_pdf_and_share(browser_client, client, warband):
     assert "@page { size: A4" in Path(finders.find("css/print.css")).read_text()
     pdf = browser_client.get(reverse("warband-pdf", args=[warband.pk]))
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    services.warband_update(warband=warband, expected_version=None, shared=True)
     shared = client.get(reverse("warband-share", args=[warband.share_token])).content.decode()
     assert "Los Lobos" in shared and "Read-only" in shared
     assert '<form method="post" action="/warbands/' not in shared

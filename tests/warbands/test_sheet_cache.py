@@ -60,6 +60,7 @@ def test_a_new_visitor_is_served_from_the_cache_with_his_own_token(
     client, user, warband, assert_max_queries
 ):
     build_roster(warband, henchmen=3)
+    services.warband_update(warband=warband, expected_version=None, shared=True)
     tokens = []
     for visitor in ("a" * 32, "b" * 32):
         client.force_login(user)

@@ -123,6 +123,7 @@ def test_no_slugs_in_the_visible_text_of_sheet_print_and_share(browser_client, m
         FighterType.objects.values_list("slug", flat=True)
     )
     slugs = {slug for slug in slugs if "-" in slug}
+    services.warband_update(warband=warband, expected_version=None, shared=True)
     for url in (
         reverse("warband-sheet", args=[warband.pk]),
         reverse("warband-print", args=[warband.pk]),

@@ -206,6 +206,12 @@ class WarbandSerializer(serializers.ModelSerializer):
         source="warband_type.display_name", read_only=True, help_text=READER_LANGUAGE
     )
     sheet_url = serializers.SerializerMethodField()
+    shared = serializers.SerializerMethodField(
+        help_text=_("Whether the read-only share link is on (off for a new warband).")
+    )
+    share_url = serializers.SerializerMethodField(
+        help_text=_("The read-only share link; null while sharing is off.")
+    )
     undo = serializers.SerializerMethodField(
         help_text=_(
             "The last roster change, while it can still be undone (POST undo/); null otherwise."
@@ -225,14 +231,23 @@ class WarbandSerializer(serializers.ModelSerializer):
             "version",
             "notes",
             "sheet_url",
+            "shared",
+            "share_url",
+            "share_notes",
             "undo",
             "created_at",
             "updated_at",
         ]
-        read_only_fields = ["treasury", "finds", "rating", "version", "notes"]
+        read_only_fields = ["treasury", "finds", "rating", "version", "notes", "share_notes"]
 
     def get_sheet_url(self, obj) -> str:
         return reverse("warband-sheet", args=[obj.pk])
+
+    def get_shared(self, obj) -> bool:
+        return bool(obj.share_token)
+
+    def get_share_url(self, obj) -> str | None:
+        return reverse("warband-share", args=[obj.share_token]) if obj.share_token else None
 
     @extend_schema_field(UndoOfferSerializer(allow_null=True))
     def get_undo(self, obj) -> dict | None:
@@ -263,6 +278,21 @@ class VersionField(serializers.IntegerField):
 class WarbandUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH, required=False)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=NOTES_MAX_LENGTH)
+    shared = serializers.BooleanField(
+        required=False,
+        help_text=_(
+            "Turn the read-only share link on (a new link) or off (the link stops working)."
+        ),
+    )
+    share_notes = serializers.BooleanField(
+        required=False, help_text=_("Show the notes on the shared copy (private by default).")
+    )
+    rotate_share_link = serializers.BooleanField(
+        required=False,
+        help_text=_(
+            "True: replace the share link (the old one stops working); sharing must be on."
+        ),
+    )
     version = VersionField()
 
 

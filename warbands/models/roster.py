@@ -42,8 +42,15 @@ class Warband(TextBounds, models.Model):
         default=False,
         help_text=_("Built from an export file, not under this site's ledger: no campaign play."),
     )
+    # Sharing is the owner's choice: no token, no share link (the default). Turning it on gives
+    # a new token, rotating replaces it (the old link stops working), turning it off drops it.
     share_token = models.CharField(
-        _("share token"), max_length=32, unique=True, default=new_share_token, editable=False
+        _("share token"), max_length=32, unique=True, null=True, blank=True, editable=False
+    )
+    share_notes = models.BooleanField(
+        _("notes on the shared copy"),
+        default=False,
+        help_text=_("The shared copy shows the warband's notes (private unless you say so)."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)

@@ -44,7 +44,10 @@ from ..models import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
 from .rating import roster_compute, roster_refresh
 
 IN_ROSTER = Fighter.IN_ROSTER
-SYNCED_FIELDS = ("name", "notes", "treasury", "finds", "rating", "version", "updated_at")
+SYNCED_FIELDS = (
+    *("name", "notes", "share_token", "share_notes"),
+    *("treasury", "finds", "rating", "version", "updated_at"),
+)
 
 
 @dataclass

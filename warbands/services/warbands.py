@@ -1,4 +1,9 @@
-"""The warband itself: create, update (name, notes), rename, delete, rating refresh."""
+"""The warband itself: create, update (name, notes, sharing), rename, delete, rating refresh.
+
+Sharing is the owner's choice: a new warband has no share link. ``shared`` turns the link on
+(a new token) or off (the token is dropped: the old link answers 404), ``rotate_share_link``
+replaces the token of a shared warband, ``share_notes`` puts the notes on the shared copy.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +17,12 @@ from annuminas.errors import Conflict
 
 from .. import limits
 from ..models import LedgerEntry, Warband, WarbandType
+from ..models.roster import new_share_token
 from .ledger import ledger_apply
 from .rating import roster_refresh
 from .unit import current_batch, finish_change, lock_warband, roster_atomic, sync_instance
 
-UPDATABLE_WARBAND_FIELDS = ("name", "notes")
+UPDATABLE_WARBAND_FIELDS = ("name", "notes", "shared", "share_notes", "rotate_share_link")
 
 
 @roster_atomic
@@ -43,7 +49,7 @@ def warband_create(*, owner, warband_type: WarbandType, name: str) -> Warband:
 
 @roster_atomic
 def warband_update(*, warband: Warband, expected_version: int | None, **fields: Any) -> Warband:
-    """Change the name and/or notes."""
+    """Change the name, the notes and/or the sharing (see the module's docstring)."""
     unknown = set(fields) - set(UPDATABLE_WARBAND_FIELDS)
     if unknown:
         raise ValidationError(
@@ -56,9 +62,31 @@ def warband_update(*, warband: Warband, expected_version: int | None, **fields: 
         locked.notes = limits.clean_text(
             fields["notes"], field="notes", max_length=limits.NOTES_MAX_LENGTH
         )
-    locked.save(update_fields=["name", "notes", "updated_at"])
+    _sharing_set(
+        locked,
+        shared=fields.get("shared"),
+        notes=fields.get("share_notes"),
+        rotate=bool(fields.get("rotate_share_link")),
+    )
+    locked.save(update_fields=["name", "notes", "share_token", "share_notes", "updated_at"])
     finish_change(locked, caller=warband, roster_changed=False)
     return locked
+
+
+def _sharing_set(warband: Warband, *, shared: bool | None, notes: bool | None, rotate: bool):
+    if shared is not None:
+        if not shared:
+            warband.share_token = None
+        elif not warband.share_token:
+            warband.share_token = new_share_token()
+    if rotate:
+        if not warband.share_token:
+            raise ValidationError(
+                {"rotate_share_link": _("Sharing is off: turn it on to get a link.")}
+            )
+        warband.share_token = new_share_token()
+    if notes is not None:
+        warband.share_notes = bool(notes)
 
 
 def warband_rename(*, warband: Warband, name: str, expected_version: int | None = None) -> Warband:

@@ -22,6 +22,7 @@ from .roster import (
     warband_edit,
     warband_ledger_page,
     warband_list,
+    warband_sharing,
     warband_sheet_page,
     warband_undo,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "warband_pdf_status",
     "warband_print",
     "warband_share",
+    "warband_sharing",
     "warband_sheet_page",
     "warband_undo",
 ]

@@ -12,14 +12,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from annuminas.errors import Conflict
 
 from .. import services
-from ..forms import ImportForm, WarbandCreateForm, WarbandEditForm
+from ..forms import ImportForm, VersionedForm, WarbandCreateForm, WarbandEditForm
 from ..models import Warband
 from ..selectors import warband_ledger, warbands_for_user
 from ..sheet_cache import (
@@ -108,6 +108,43 @@ def warband_edit(request, pk):
             notes=form.cleaned_data["notes"],
         ),
         _("Saved."),
+    )
+
+
+# The sharing buttons on the sheet: what each posts, what it changes, what it says after.
+SHARING_ACTIONS = {
+    "on": (
+        {"shared": True},
+        gettext_lazy("Sharing is on: anyone with the link sees a read-only copy."),
+    ),
+    "off": ({"shared": False}, gettext_lazy("Sharing is off: the link no longer works.")),
+    "rotate": (
+        {"rotate_share_link": True},
+        gettext_lazy("The share link was replaced: the old one no longer works."),
+    ),
+    "notes-on": ({"share_notes": True}, gettext_lazy("The shared copy shows the notes.")),
+    "notes-off": ({"share_notes": False}, gettext_lazy("The notes are private again.")),
+}
+
+
+@login_required
+@require_POST
+def warband_sharing(request, pk):
+    """Turn the share link on or off, replace it, or show or hide the notes on it."""
+    warband = owned_warband(request, pk)
+    form = VersionedForm(request.POST)
+    chosen = SHARING_ACTIONS.get(request.POST.get("action", ""))
+    if chosen is None or not form.is_valid():
+        messages.error(request, _("Choose what to do with the share link."))
+        return redirect("warband-sheet", pk=pk)
+    fields, success = chosen
+    return perform(
+        request,
+        pk,
+        lambda: services.warband_update(
+            warband=warband, expected_version=form.cleaned_data["version"], **fields
+        ),
+        str(success),
     )
 
 
