@@ -253,6 +253,10 @@ ACCOUNT_RATE_LIMITS = {
     # night on one Wi-Fi, or every player behind one proxy, would be locked out. Failures only.
     "login": None,
 }
+# The failed-login lockout above holds unknown devices; a browser that signed in before (a signed
+# device cookie, annuminas.accounts.lockout) is held only by this limit of its own.
+ACCOUNT_ADAPTER = "annuminas.accounts.adapter.AccountAdapter"
+DEVICE_LOGIN_FAILED_RATE_LIMIT = env.str("DEVICE_LOGIN_FAILED_RATE_LIMIT", default="5/5m/key")
 # Behind a reverse proxy, the client address is the proxy's unless this says how many proxies
 # append to X-Forwarded-For (0: use REMOTE_ADDR, for gunicorn facing the clients directly).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)

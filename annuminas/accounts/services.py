@@ -14,22 +14,27 @@ TOO_MANY_LOGIN_ATTEMPTS = "too_many_login_attempts"
 
 
 class LoginThrottled(Exception):
-    """Too many failed logins for this login name or from this address: try again later."""
+    """Too many failed logins for this login name or from this address: try again in
+    ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int = 60):
+        self.retry_after = retry_after
+        super().__init__(f"retry after {retry_after} s")
 
 
 def user_authenticate(*, request: HttpRequest, login: str, password: str) -> User | None:
     """The active user with this username (or e-mail) and password, or None.
 
-    Goes through allauth's adapter, like the login page: the failed-login limits (per login name
-    and per address, ``ACCOUNT_RATE_LIMITS["login_failed"]``) are checked *before* the password is
-    hashed, and only failures count. Raises ``LoginThrottled`` once a limit is reached — even for
-    the right password, until the window has passed.
+    Goes through allauth's adapter, like the login page: the failed-login limits
+    (``annuminas.accounts.lockout``: per login name and per address for an unknown device) are
+    checked *before* the password is hashed, and only failures count. Raises ``LoginThrottled``
+    once a limit is reached — even for the right password, until the window has passed.
     """
     try:
         user = get_adapter(request).authenticate(request, username=login, password=password)
     except ValidationError as exc:
         if exc.code == TOO_MANY_LOGIN_ATTEMPTS:
-            raise LoginThrottled from exc
+            raise LoginThrottled(getattr(request, "login_retry_after", None) or 60) from exc
         raise
     if user is None or not user.is_active:
         return None

@@ -10,6 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from annuminas.confirmation import confirmation
 
+from .lockout import device_cookie_set
 from .services import TOO_MANY_LOGIN_ATTEMPTS, api_token_rotate
 
 
@@ -41,13 +42,25 @@ def token_rotate(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(AllauthLoginView):
-    """allauth's login page; when the failed-login limit bites (``ACCOUNT_RATE_LIMITS
-    ["login_failed"]``, checked before any password is hashed) the page answers 429."""
+    """allauth's login page; when the failed-login limit bites (``annuminas.accounts.lockout``,
+    checked before any password is hashed) the page answers 429 with ``Retry-After`` and says
+    when to come back. A successful login leaves a device cookie, so this browser is not held by
+    its name's lockout next time."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user = self.request.user
+        if user.is_authenticated:
+            device_cookie_set(response, user)
+        return response
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
         if login_throttled(form):
             response.status_code = 429
+            wait = getattr(self.request, "login_retry_after", None)
+            if wait:
+                response["Retry-After"] = str(wait)
         return response
 
 

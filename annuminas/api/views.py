@@ -1,6 +1,7 @@
 """Project-level API endpoints: token issue and the caller's identity."""
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
@@ -50,9 +51,17 @@ class TokenView(APIView):
                 password=serializer.validated_data["password"],
             )
         except LoginThrottled as exc:
-            raise exceptions.Throttled(
-                detail=_("Too many failed logins. Wait a few minutes and try again.")
-            ) from exc
+            minutes = max(1, -(-exc.retry_after // 60))
+            throttled = exceptions.Throttled(
+                detail=ngettext(
+                    "Too many failed logins. Try again in %(minutes)s minute.",
+                    "Too many failed logins. Try again in %(minutes)s minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes}
+            )
+            throttled.wait = exc.retry_after  # Retry-After (set after: no DRF sentence added)
+            raise throttled from exc
         if user is None:
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("Wrong username or password.")]}, code="invalid_credentials"

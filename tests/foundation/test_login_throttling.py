@@ -70,9 +70,11 @@ def test_token_endpoint_refuses_after_failures_even_the_right_password(
         _error(_token(client, user.username, "wrong"), 400)
 
     hashed_before = CountingHasher.verified
-    error = _error(_token(client, user.username, "wrong"), 429)
+    refused = _token(client, user.username, "wrong")
+    error = _error(refused, 429)
     assert error["code"] == "throttled"
-    assert error["message"] == "Too many failed logins. Wait a few minutes and try again."
+    assert error["message"] == "Too many failed logins. Try again in 5 minutes."
+    assert 290 < int(refused["Retry-After"]) <= 300
     _error(_token(client, user.username, password), 429)  # the right password, still refused
     assert CountingHasher.verified == hashed_before  # refused before any hashing
 
