@@ -339,6 +339,18 @@ SETTINGS: tuple[Setting, ...] = (
         needs=frozenset({checks.FIGHTERS}),
     ),
     Setting(
+        "warbands_in_other_campaigns",
+        Kind.FLAG,
+        gettext_lazy("Warbands may also play in another running campaign"),
+        ROSTERS,
+        help=gettext_lazy(
+            "Unchecked: a warband that plays in a running campaign cannot join this one until "
+            "that campaign ends."
+        ),
+        default=False,
+        applied_by="battles.campaigns.services.membership.other_campaigns_check",
+    ),
+    Setting(
         "tables",
         Kind.TABLES,
         gettext_lazy("Campaign tables"),

@@ -115,6 +115,11 @@ class Campaign(TextBounds, models.Model):
         blank=True,
         help_text=_('Slugs of the hired swords this campaign forbids, or "all".'),
     )
+    warbands_in_other_campaigns = models.BooleanField(
+        _("warbands may also play in another running campaign"),
+        default=False,
+        help_text=_("Off: a warband playing in a running campaign cannot join this one."),
+    )
     table_size = models.CharField(_("table size"), max_length=40, blank=True)
     game_length = models.CharField(_("game length"), max_length=40, blank=True)
     created_by = models.ForeignKey(

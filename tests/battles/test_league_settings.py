@@ -375,3 +375,72 @@ def test_a_yes_or_no_setting_has_its_doors_ready():
     with translation.override("es"):
         assert shown(flag, SimpleNamespace(scratch_flag=True)) == "sí"
         assert shown(flag, SimpleNamespace(scratch_flag=False)) == "no"
+
+
+# --- a warband in two running campaigns -------------------------------------------------------
+
+
+def _second_league(make_league, **house_rules):
+    """Another league, open, taking warbands (its organiser is someone else)."""
+    return make_league(
+        players=0, state=Campaign.State.OPEN, name="Liga de Bree", prefix="b-", **house_rules
+    )
+
+
+def test_a_warband_in_a_running_campaign_cannot_join_another_by_default(league, make_league):
+    player, warband = league.players[0]
+    other = _second_league(make_league)
+    assert other.campaign.warbands_in_other_campaigns is False
+
+    client = Client()
+    client.force_login(player)
+    page = client.post(
+        reverse("campaign-join"), {"join_code": other.campaign.join_code, "warband": warband.pk}
+    )
+    assert page.status_code == 200
+    assert "Liga de Fornost" in page.content.decode()  # names the running campaign
+    api = APIClient()
+    api.force_authenticate(player)
+    answer = api.post(
+        "/api/v1/campaigns/join/",
+        {"join_code": other.campaign.join_code, "warband": warband.pk},
+        format="json",
+    )
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "warband_in_running_campaign"
+    assert not other.campaign.memberships.filter(warband=warband).exists()
+
+    # another warband of his, in no running campaign, may join
+    fresh = new_warband(player, "Banda nueva")
+    joined = api.post(
+        "/api/v1/campaigns/join/",
+        {"join_code": other.campaign.join_code, "warband": fresh.pk},
+        format="json",
+    )
+    assert joined.status_code == 201, joined.content
+
+
+def test_the_house_rule_lets_a_warband_play_in_two_running_campaigns(league, make_league):
+    player, warband = league.players[0]
+    other = _second_league(make_league, warbands_in_other_campaigns=True)
+    api = APIClient()
+    api.force_authenticate(player)
+    answer = api.post(
+        "/api/v1/campaigns/join/",
+        {"join_code": other.campaign.join_code, "warband": warband.pk},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    with translation.override("en"):
+        lines = {key: line for line in house_rules_summary(other.campaign) for key in line.keys}
+    assert "warbands_in_other_campaigns" in lines
+
+
+def test_a_campaign_that_is_not_running_does_not_hold_its_warbands(make_league):
+    waiting = make_league(state=Campaign.State.OPEN, players=1)
+    player, warband = waiting.players[0]
+    other = _second_league(make_league)
+    membership = services.campaign_join(
+        campaign=other.campaign, user=player, warband=warband, join_code=other.campaign.join_code
+    )
+    assert membership.warband_id == warband.pk

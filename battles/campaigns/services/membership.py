@@ -50,6 +50,7 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
         raise ValidationError(
             {"warband": _("A warband imported from a file cannot join a campaign; build it here.")}
         )
+    other_campaigns_check(campaign, warband)
     check_warband(warband, [campaign])
     _apply_starting_treasury(campaign, warband)
     if membership:
@@ -64,6 +65,37 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
             )
     except IntegrityError as error:  # a concurrent join of the same user
         raise Conflict(_("You already joined this campaign.")) from error
+
+
+WARBAND_IN_RUNNING_CAMPAIGN = "warband_in_running_campaign"
+
+
+def other_campaigns_check(campaign: Campaign, warband: Warband) -> None:
+    """A warband that plays in another running campaign joins ``campaign`` only if its house
+    rule ``warbands_in_other_campaigns`` allows it (off by default); else ``Conflict`` (409)."""
+    if campaign.warbands_in_other_campaigns:
+        return
+    elsewhere = (
+        Campaign.objects.filter(
+            memberships__warband=warband,
+            memberships__active=True,
+            state=Campaign.State.RUNNING,
+            archived=False,
+        )
+        .exclude(pk=campaign.pk)
+        .order_by("pk")
+        .first()
+    )
+    if elsewhere is not None:
+        raise Conflict(
+            _(
+                "%(warband)s plays in %(campaign)s, which is running, and this campaign's house "
+                "rules do not let a warband play in two running campaigns. Join with another "
+                "warband, or once %(campaign)s ends."
+            )
+            % {"warband": warband.name, "campaign": elsewhere.name},
+            code=WARBAND_IN_RUNNING_CAMPAIGN,
+        )
 
 
 def _apply_starting_treasury(campaign: Campaign, warband: Warband) -> None:
