@@ -9,6 +9,7 @@ from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -166,13 +167,28 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
         fighters_by_warband=fighters,
         with_reason=correcting,
     )
+    adding_rows = request.method == "POST" and "more_rows" in request.POST
+    data = request.POST or None
+    if adding_rows:  # "More rows": the same page, with what was typed and more empty rows
+        data = request.POST.copy()
+        typed = parse_id(data.get("events-TOTAL_FORMS", "")) or 0
+        data["events-TOTAL_FORMS"] = str(min(max(typed, extra) + EVENT_ROWS, MAX_EVENT_ROWS))
+        form = ReportForm(
+            data,
+            initial=initial,
+            participants=participants,
+            fighters_by_warband=fighters,
+            with_reason=correcting,
+        )
     formset = EventFormSet(
-        request.POST or None,
+        data,
         initial=event_initial,
         prefix="events",
         form_kwargs={"side_choices": side_choices},
     )
-    if request.method == "POST" and form.is_valid() and formset.is_valid():
+    if adding_rows:
+        _unchecked(form, formset)
+    elif request.method == "POST" and form.is_valid() and formset.is_valid():
         events = [f.to_event() for f in formset.forms if f.cleaned_data and not f.is_blank()]
         report = form.to_report(events)
         version = request.POST.get("version")
@@ -200,7 +216,17 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "formset": formset,
             "correcting": correcting,
-            "more_rows": min(extra + EVENT_ROWS, MAX_EVENT_ROWS),
+            "can_add_rows": formset.total_form_count() < MAX_EVENT_ROWS,
             "scenarios": ReportForm.scenario_suggestions(),
         },
     )
+
+
+def _unchecked(form, formset) -> None:
+    """Show what was typed without judging it yet (the player only asked for more rows): the
+    forms keep their data and report no errors until the report is sent."""
+    form._errors = ErrorDict()
+    formset._errors = [ErrorDict() for _form in formset.forms]
+    formset._non_form_errors = formset.error_class()
+    for event in formset.forms:
+        event._errors = ErrorDict()

@@ -283,3 +283,41 @@ def test_page_query_budgets(make_league, assert_max_queries, players, page):
     with assert_max_queries(budget):
         response = client.get(target)
     assert response.status_code == 200
+
+
+def test_more_rows_keeps_what_was_typed(world):
+    """ "More rows" posts the form: the rows typed so far come back with more empty ones, no
+    error is shown yet and nothing is written."""
+    battle, league = world["battle"], world["league"]
+    a, b = league.warband(0), league.warband(1)
+    leader_a, leader_b = a.fighters.get(), b.fighters.get()
+    participant = client_for(world["users"]["participant"])
+    url = reverse("battle-report", args=[battle.pk])
+    page = participant.get(url).content.decode()
+    assert 'data-testid="more-rows"' in page and 'href="?rows=' not in page
+    rows_before = page.count('data-testid="event-row"')
+    response = participant.post(
+        url,
+        {
+            "scenario": "Emboscada en el vado",
+            "winners": [],  # not chosen yet: no complaint while adding rows
+            "events-TOTAL_FORMS": rows_before,
+            "events-INITIAL_FORMS": 0,
+            "events-0-turn": 3,
+            "events-0-kind": "out_of_action",
+            "events-0-actor": f"f{leader_a.pk}",
+            "events-0-target": f"f{leader_b.pk}",
+            "events-0-weapon": "espada",
+            "notes": "Llovía",
+            "more_rows": "1",
+            "version": 1,
+        },
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('data-testid="event-row"') > rows_before
+    assert 'value="Emboscada en el vado"' in html and "Llovía" in html
+    assert f'value="f{leader_b.pk}" selected' in html and 'value="3"' in html
+    assert 'role="alert"' not in html
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.SCHEDULED
