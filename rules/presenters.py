@@ -13,8 +13,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from rules.engine import RulesError
+from rules.engine.checks import LABELS
 
-# Codes that appear as parameter values inside step messages.
+# Codes that appear as parameter values inside step messages (the characteristics by their
+# abbreviations in the reader's language: WS in English, HA in Spanish).
 CODE_LABELS = {
     "unharmed": gettext_lazy("unharmed"),
     "wounded": gettext_lazy("wounded"),
@@ -27,14 +29,14 @@ CODE_LABELS = {
     "passed": gettext_lazy("passed"),
     "failed": gettext_lazy("failed"),
     "m": pgettext_lazy("characteristic", "M"),
-    "ws": pgettext_lazy("characteristic", "HA"),
-    "bs": pgettext_lazy("characteristic", "HP"),
-    "s": pgettext_lazy("characteristic", "F"),
-    "t": pgettext_lazy("characteristic", "R"),
-    "w": pgettext_lazy("characteristic", "H"),
+    "ws": pgettext_lazy("characteristic", "WS"),
+    "bs": pgettext_lazy("characteristic", "BS"),
+    "s": pgettext_lazy("characteristic", "S"),
+    "t": pgettext_lazy("characteristic", "T"),
+    "w": pgettext_lazy("characteristic", "W"),
     "i": pgettext_lazy("characteristic", "I"),
     "a": pgettext_lazy("characteristic", "A"),
-    "ld": pgettext_lazy("characteristic", "L"),
+    "ld": pgettext_lazy("characteristic", "Ld"),
 }
 
 OUTCOME_ORDER = ("unharmed", "wounded", "knocked_down", "stunned", "out_of_action")
@@ -101,11 +103,21 @@ def roll_purpose(purpose: str) -> str:
     return purpose
 
 
+def check_names(kinds: str) -> str:
+    """Check kinds as the engine lists them (``"stupidity, rally"``), each by its name in the
+    active language (the registry's label); an unknown one as written."""
+    return ", ".join(
+        gettext(LABELS[kind]) if kind in LABELS else kind for kind in kinds.split(", ")
+    )
+
+
 def code_label(key: str, value: Any) -> Any:
     """A parameter value as read: a machine code (an outcome, a characteristic) in words, a
-    roll's purpose in words."""
+    roll's purpose in words, the checks due by their names."""
     if key == "purpose" and isinstance(value, str):
         return roll_purpose(value)
+    if key == "checks" and isinstance(value, str):
+        return check_names(value)
     if isinstance(value, str) and value in CODE_LABELS:
         return str(CODE_LABELS[value])
     return value

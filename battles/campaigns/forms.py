@@ -167,9 +167,16 @@ class TablesFields(TextFields):
         try:
             return json.loads(text)
         except json.JSONDecodeError as error:
+            # The parser's own words are English: say where, in the reader's language.
             raise ValidationError(
-                _("This is not valid JSON: %(error)s") % {"error": error}
+                _(
+                    "This is not valid JSON (line %(line)s, column %(column)s): "
+                    "check the brackets, commas and quotes there."
+                )
+                % {"line": error.lineno, "column": error.colno}
             ) from error
+        except RecursionError as error:
+            raise ValidationError(_("This is not valid JSON: it is nested too deeply.")) from error
 
     @staticmethod
     def initial(setting: Setting, value) -> dict:

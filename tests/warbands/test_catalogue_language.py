@@ -328,3 +328,16 @@ def test_the_api_sheet_answers_in_the_requested_language(orcs, user):
     assert {item["name"] for item in boss(english)["equipment"]} == {"Mace"}
     assert {item["item"] for item in boss(english)["equipment"]} == {"maza"}  # slugs stay
     assert boss(english)["skills"] == boss(spanish)["skills"] == ["brutalidad"]
+
+
+def test_the_warband_list_dashboard_and_battle_show_the_type_in_the_readers_language(user, warband):
+    warband_type = warband.warband_type
+    warband_type.translations = {"en": {"name": "Sellswords of Rhovanion"}}
+    warband_type.save(update_fields=["translations"])
+    client = client_in("en", user)
+    english = client.get(reverse("warband-list")).content.decode()
+    with translation.override("en"):
+        name_en = warband_type.display_name
+    assert name_en != warband_type.name
+    assert name_en in english and warband_type.name not in english
+    assert name_en in client.get(reverse("home")).content.decode()

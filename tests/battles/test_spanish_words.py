@@ -1,0 +1,62 @@
+"""Spanish pages say everything in Spanish: the post-battle results, the checks a battle waits
+for, a JSON mistake in the campaign form (not the parser's English)."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from battles.postbattle.presenters import step_message
+from rules.presenters import translate_message
+from tests.battles.factories import quick_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("result", "spanish"), [("fine", "sin secuelas"), ("dead", "muerto")])
+def test_injury_results_are_spanish(result, spanish):
+    template = "%(roll)s, %(result)s."
+    with translation.override("es"):
+        assert step_message(template, {"roll": 4, "result": result}) == f"4, {spanish}."
+        assert spanish in step_message(template, {"roll": 1, "result": result})
+
+
+def test_the_checks_due_are_named_in_the_readers_language():
+    template = "Take the checks due before the next turn: %(checks)s."
+    with translation.override("es"):
+        text = translate_message(template, {"checks": "stupidity, rally"})
+    assert "stupidity" not in text and "Estupidez" in text
+    with translation.override("en"):
+        assert "Stupidity" in translate_message(template, {"checks": "stupidity"})
+
+
+def test_a_json_mistake_in_the_campaign_form_is_explained_in_spanish(league_content):
+    client = Client()
+    client.force_login(quick_user("cirdan"))
+    response = client.post(
+        reverse("campaign-create"),
+        {"name": "Liga de Mithlond", "preset": "raid", "tables": '{"exploration": [1, }'},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Expecting" not in html and "line 1" not in html
+    assert "no es JSON válido (línea 1, columna" in html
+
+
+def test_characteristics_are_abbreviated_in_the_readers_language():
+    from rules.presenters import code_label
+
+    with translation.override("en"):
+        assert [code_label("c", c) for c in ("ws", "s", "ld")] == ["WS", "S", "Ld"]
+    with translation.override("es"):
+        assert [code_label("c", c) for c in ("ws", "s", "ld")] == ["HA", "F", "L"]
+
+
+def test_a_purpose_is_not_preceded_by_a_second_para():
+    template = (
+        "The given dice ran out: %(expression)s for %(purpose)s needs another face, "
+        "but all %(count)d faces were used."
+    )
+    with translation.override("es"):
+        text = translate_message(template, {"expression": "D6", "purpose": "to wound", "count": 2})
+    assert "para para" not in text and "D6 (para herir)" in text
