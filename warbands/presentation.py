@@ -8,6 +8,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .models import PROFILE_FIELDS, Warband
@@ -187,3 +188,10 @@ def fighter_type_choices(fighter_types, *, hired: Mapping[int, int], rules) -> l
             }
         )
     return rows
+
+
+def download_filename(warband: Warband, extension: str) -> str:
+    """A download's file name from the warband's name (``companía-del-baranduin.pdf`` becomes
+    ``compania-del-baranduin.pdf``); ``banda-<id>`` when the name leaves nothing."""
+    stem = slugify(warband.name)[:60].strip("-") or f"banda-{warband.pk}"
+    return f"{stem}.{extension}"

@@ -60,3 +60,38 @@ def test_a_purpose_is_not_preceded_by_a_second_para():
     with translation.override("es"):
         text = translate_message(template, {"expression": "D6", "purpose": "to wound", "count": 2})
     assert "para para" not in text and "D6 (para herir)" in text
+
+
+def test_a_refusal_is_a_spanish_page_in_the_sites_layout(league):
+    from tests.battles.factories import first_battle
+
+    battle = first_battle(league)
+    client = Client()
+    client.force_login(league.user(0))
+    response = client.post(reverse("battle-postbattle-revert", args=[battle.pk]))
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert 'data-testid="forbidden"' in html and "No permitido" in html
+    assert "Forbidden" not in html and '<html lang="es"' in html
+
+
+def test_battles_are_tables_not_ids_and_players_get_no_job_link(
+    league, django_capture_on_commit_callbacks
+):
+    from battles.postbattle import battle_resolve_start
+    from tests.battles.test_postbattle import fight, leader, out_of_action
+
+    a, b = league.warband(0), league.warband(1)
+    battle = fight(league, events=[out_of_action(leader(a), leader(b))])
+    with django_capture_on_commit_callbacks(execute=True):
+        battle_resolve_start(battle=battle, user=league.organiser)
+    player = Client()
+    player.force_login(league.user(0))
+    campaign = player.get(reverse("campaign-detail", args=[league.campaign.slug])).content.decode()
+    assert f">#{battle.pk}<" not in campaign and "Mesa 1" in campaign
+    page = player.get(reverse("battle-postbattle", args=[battle.pk])).content.decode()
+    assert 'data-testid="job-link"' not in page and "/jobs/" not in page
+    organiser = Client()
+    organiser.force_login(league.organiser)
+    page = organiser.get(reverse("battle-postbattle", args=[battle.pk])).content.decode()
+    assert 'data-testid="job-link"' in page

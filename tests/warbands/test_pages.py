@@ -180,6 +180,7 @@ def test_ledger_page(browser_client, warband):
 def test_export_and_import_through_the_page(browser_client, warband):
     build_roster(warband, henchmen=2)
     exported = browser_client.get(reverse("warband-export", args=[warband.pk]))
+    assert exported["Content-Disposition"] == 'attachment; filename="los-lobos.json"'
     data = json.loads(exported.content)
     upload = SimpleUploadedFile("banda.json", exported.content, content_type="application/json")
     response = browser_client.post(reverse("warband-import"), {"file": upload})

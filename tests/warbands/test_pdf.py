@@ -87,7 +87,7 @@ def test_with_a_worker_the_page_shows_progress_then_the_download(browser_client,
     assert f'href="{pdf_url(warband)}"' in fragment
     download = browser_client.get(pdf_url(warband))
     assert download.status_code == 200 and download.content.startswith(b"%PDF")
-    assert download["Content-Disposition"] == f'attachment; filename="banda-{warband.pk}.pdf"'
+    assert download["Content-Disposition"] == 'attachment; filename="los-lobos.pdf"'
 
 
 def test_a_lost_render_is_asked_for_again_once_its_state_expires(browser_client, warband, queued):

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from .. import services
 from ..forms import ImportForm
 from ..import_format import IMPORT_MAX_BYTES, import_file_read
+from ..presentation import download_filename
 from ._common import error_text, owned_warband
 
 
@@ -23,7 +24,7 @@ def warband_export(request, pk):
         services.warband_export(warband=warband),
         json_dumps_params={"ensure_ascii": False, "indent": 2},
     )
-    response["Content-Disposition"] = f'attachment; filename="banda-{warband.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="{download_filename(warband, "json")}"'
     return response
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 # name (pdf must not import tasks, which imports pdf).
 from .. import pdf, tasks  # noqa: F401
 from ..models import Warband
-from ..presentation import decorate_sheet
+from ..presentation import decorate_sheet, download_filename
 from ..selectors import warband_by_share_token
 from ._common import owned_sheet
 
@@ -45,7 +45,7 @@ def warband_pdf(request, pk):
     if document is None:
         return render(request, "warbands/pdf.html", _pdf_status_context(warband, state), status=202)
     response = HttpResponse(document, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="banda-{warband.pk}.pdf"'
+    response["Content-Disposition"] = f'attachment; filename="{download_filename(warband, "pdf")}"'
     return response
 
 

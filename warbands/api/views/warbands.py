@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from ... import services
 from ...models import HenchmanGroup, Warband
+from ...presentation import download_filename
 from ...selectors import annotate_sheet, warband_ledger, warband_sheet_queryset, warbands_for_user
 from ...sheet_cache import KEY_FIELDS, SHEET_CACHE_SECONDS, api_key, api_sheet_data
 from .. import serializers as s
@@ -216,7 +217,7 @@ class WarbandViewSet(
     def export(self, request, pk=None):
         warband = self.get_object()
         response = Response(services.warband_export(warband=warband))
-        response["Content-Disposition"] = f'inline; filename="warband-{warband.pk}.json"'
+        response["Content-Disposition"] = f'inline; filename="{download_filename(warband, "json")}"'
         return response
 
     @extend_schema(
