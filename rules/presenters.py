@@ -111,6 +111,15 @@ def check_names(kinds: str) -> str:
     )
 
 
+def weapon_name(slug: str) -> str:
+    """A weapon's catalogue name in the reader's language (``espada`` → Espada / Sword); the
+    slug as written when the catalogue does not know it."""
+    from warbands.models import Equipment  # the catalogue: read at the edge, not by the engine
+
+    item = Equipment.objects.filter(slug=slug).first()
+    return item.display_name if item is not None else slug
+
+
 def code_label(key: str, value: Any) -> Any:
     """A parameter value as read: a machine code (an outcome, a characteristic) in words, a
     roll's purpose in words, the checks due by their names."""
@@ -118,6 +127,8 @@ def code_label(key: str, value: Any) -> Any:
         return roll_purpose(value)
     if key == "checks" and isinstance(value, str):
         return check_names(value)
+    if key == "weapon" and isinstance(value, str) and value:
+        return weapon_name(value)
     if isinstance(value, str) and value in CODE_LABELS:
         return str(CODE_LABELS[value])
     return value

@@ -18,7 +18,7 @@ from rules.engine.checks import LABELS as CHECK_KINDS
 from rules.engine.tracker import CORRECTABLE
 from rules.engine.tracker.due import can_strike
 from rules.engine.tracker.specs import attacker_spec, default_hands
-from rules.presenters import CODE_LABELS
+from rules.presenters import CODE_LABELS, weapon_name
 
 STATUS_LABELS = {
     "in_play": gettext_lazy("in play"),
@@ -194,10 +194,12 @@ def _charge_line(p: dict[str, Any], names: Names) -> str:
 
 def _status_line(p: dict[str, Any], names: Names) -> str:
     if p.get("status") == "out_of_action" and p.get("by"):
+        who = {"actor": names.fighter(p["by"]), "target": names.fighter(p["fighter"])}
+        if not p.get("weapon"):  # no weapon named: no "with —"
+            return _("%(actor)s puts %(target)s out of action.") % who
         return _("%(actor)s puts %(target)s out of action with %(weapon)s.") % {
-            "actor": names.fighter(p["by"]),
-            "target": names.fighter(p["fighter"]),
-            "weapon": p.get("weapon") or "—",
+            **who,
+            "weapon": weapon_name(p["weapon"]),
         }
     return _("%(fighter)s is now %(status)s.") % {
         "fighter": names.fighter(p["fighter"]),

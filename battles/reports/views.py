@@ -23,6 +23,7 @@ from battles.common.pages import form_write, login_or_404, service_error_message
 from battles.models import Battle
 from battles.reports import selectors, services
 from battles.reports.forms import EventForm, ReasonForm, ReportForm
+from warbands.models import Equipment
 
 EVENT_ROWS = 6
 MAX_EVENT_ROWS = 60
@@ -75,7 +76,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "battle": battle,
             "participants": list(battle.participants.all()),
-            "events": list(battle.events.all()),
+            "events": _with_weapon_names(list(battle.events.all())),
             "corrections": list(battle.corrections.all()),
             "is_organiser": organiser,
             "can_report": writable
@@ -220,6 +221,16 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
             "scenarios": ReportForm.scenario_suggestions(),
         },
     )
+
+
+def _with_weapon_names(events: list) -> list:
+    """Each event with ``weapon_name``: the weapon by its catalogue name in the reader's
+    language (the report keeps its slug), as typed when the catalogue does not know it."""
+    slugs = {event.weapon for event in events if event.weapon}
+    names = {item.slug: item.display_name for item in Equipment.objects.filter(slug__in=slugs)}
+    for event in events:
+        event.weapon_name = names.get(event.weapon, event.weapon)
+    return events
 
 
 def _unchecked(form, formset) -> None:

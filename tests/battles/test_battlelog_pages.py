@@ -79,7 +79,7 @@ def test_setup_then_log_a_battle_from_the_page(at_table, django_assert_max_num_q
     post(phone_a, url, op="turn", turn=2, side=a.pk)
     live = phone_b.get(f"{url}live/")
     text = live.content.decode()
-    assert f"{killer.name} puts {victim.name} out of action with espada" in text
+    assert f"{killer.name} puts {victim.name} out of action with Sword" in text
     assert 'data-testid="check-rout"' in text  # 1 of 4 out: a quarter, the test is due
     last = BattleLogEntry.objects.filter(battle=battle).count()
     with django_assert_max_num_queries(8):
@@ -209,7 +209,7 @@ def test_a_fighter_is_named_as_himself_even_when_a_warband_has_his_id():
     out = {"status": "out_of_action", "fighter": 8, "by": 7, "weapon": "espada"}
     with translation.override("en"):
         assert describe({"kind": "status", "payload": out}, names) == (
-            "Arathorn puts Guerrero elfo 1 out of action with espada."
+            "Arathorn puts Guerrero elfo 1 out of action with Sword."
         )
         attack = {"attacker": 7, "target": 8, "mode": "melee", "result": {}}
         assert describe({"kind": "attack", "payload": attack}, names).startswith(

@@ -162,7 +162,9 @@ def test_page_flow_report_confirm_standings(world):
 
     opponent = client_for(world["users"]["opponent"])
     detail = opponent.get(reverse("battle-detail", args=[battle.pk])).content.decode()
-    assert 'data-testid="confirm"' in detail and "espada" in detail
+    assert (
+        'data-testid="confirm"' in detail and ">Sword<" in detail
+    )  # the weapon by its name, not its slug
     opponent.post(reverse("battle-detail", args=[battle.pk]), {"op": "confirm", "version": 2})
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONFIRMED

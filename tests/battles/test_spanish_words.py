@@ -95,3 +95,15 @@ def test_battles_are_tables_not_ids_and_players_get_no_job_link(
     organiser.force_login(league.organiser)
     page = organiser.get(reverse("battle-postbattle", args=[battle.pk])).content.decode()
     assert 'data-testid="job-link"' in page
+
+
+def test_weapons_by_their_names(league_content):
+    with translation.override("es"):
+        text = translate_message(
+            "%(count)d attack with %(weapon)s at F%(strength)d.",
+            {"count": 1, "weapon": "hacha", "strength": 3},
+        )
+    assert "hacha" not in text and "Hacha" in text
+    with translation.override("en"):
+        text = translate_message("%(weapon)s", {"weapon": "hacha"})
+    assert text == "Axe"
