@@ -266,7 +266,13 @@ class _Sequence:
 
     # 2. experience
     def experience(self) -> None:
-        survivors = [f for f in self.took_part if f.status in IN_ROSTER]
+        # Warriors who never gain experience (a cave troll, some hired swords) are not shown a
+        # gain their roster would not keep.
+        survivors = [
+            f
+            for f in self.took_part
+            if f.status in IN_ROSTER and f.fighter_type.can_gain_experience
+        ]
         bonus = self.context.options.get("scenario_bonus", {})
         for fighter in survivors:
             if fighter.group_id is not None:

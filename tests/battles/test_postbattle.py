@@ -675,3 +675,23 @@ def test_an_advance_in_movement_adds_one_inch_in_centimetres(league, resolve):
     decision_answer(decision=choice, user=league.user(0), choice="m")
     captain.refresh_from_db()
     assert captain.m == 10
+
+
+def test_warriors_who_never_gain_experience_are_shown_no_gain(make_league, resolve):
+    """A cave troll (a fighter type without experience) is not told "+1 XP" his roster would
+    never keep; the others still gain theirs."""
+    from warbands.models import FighterType, HenchmanGroup
+
+    league = make_league(henchmen=2)
+    a = league.warband(0)
+    group = HenchmanGroup.objects.filter(warband=a).get()
+    FighterType.objects.filter(pk=group.fighter_type_id).update(can_gain_experience=False)
+    battle = fight(league)
+    run = resolve(battle, seed=5)
+    result = run.results.get(warband=a)
+    gains = [step for step in result.steps if step["step"] == "experience"]
+    assert gains and all(step.get("group_id") != group.pk for step in gains)
+    group.refresh_from_db()
+    assert group.experience == 0
+    html_steps = [step for step in result.steps if group.name in str(step.get("who", ""))]
+    assert not [step for step in html_steps if step["step"] == "experience"]

@@ -107,3 +107,18 @@ def test_weapons_by_their_names(league_content):
     with translation.override("en"):
         text = translate_message("%(weapon)s", {"weapon": "hacha"})
     assert text == "Axe"
+
+
+def test_the_campaign_form_lists_its_errors_at_the_top(league_content):
+    client = Client()
+    client.force_login(quick_user("galdor"))
+    response = client.post(
+        reverse("campaign-create"),
+        {"name": "", "preset": "raid", "points_win": "mucho", "tables": "{"},
+    )
+    html = response.content.decode()
+    summary = html.index('data-testid="form-errors"')
+    assert summary < html.index('data-testid="preset-table"') < html.index('name="tables"')
+    top = html[summary : html.index("</div>", summary)]
+    assert 'href="#id_name"' in top and 'href="#id_tables"' in top
+    assert "No se ha guardado nada" in top
