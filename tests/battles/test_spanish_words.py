@@ -122,3 +122,13 @@ def test_the_campaign_form_lists_its_errors_at_the_top(league_content):
     top = html[summary : html.index("</div>", summary)]
     assert 'href="#id_name"' in top and 'href="#id_tables"' in top
     assert "No se ha guardado nada" in top
+
+
+@pytest.mark.parametrize(
+    "path", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+)
+def test_the_account_pages_say_tu_not_usted(client, path):
+    html = client.get(path).content.decode()
+    for formal in ("¿Ha olvidado", "Su contraseña", "regístrese", "Introduzca", "tiene una cuenta"):
+        assert formal not in html, (path, formal)
+    assert any(word in html for word in ("tu contraseña", "Tu contraseña", "regístrate", "tienes"))
