@@ -68,7 +68,7 @@ def _attacks_line(attacks: int) -> str:
     return translate_message(step.message, step.params)
 
 
-def test_the_engines_counted_steps_read_right_for_one_and_for_many():
+def test_the_engines_counted_steps_read_right_for_one_and_for_many(db):  # weapon names: catalogue
     with translation.override("es"):
         assert _attacks_line(1).startswith("1 ataque con")
         assert _attacks_line(2).startswith("2 ataques con")
