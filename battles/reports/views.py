@@ -161,26 +161,15 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
     extra = min(parse_id(rows), MAX_EVENT_ROWS) if parse_id(rows) is not None else EVENT_ROWS
     EventFormSet = django_forms.formset_factory(EventForm, extra=extra, max_num=MAX_EVENT_ROWS)
     side_choices = ReportForm.side_choices(participants, fighters)
+    adding_rows = request.method == "POST" and "more_rows" in request.POST
+    data = _with_more_rows(request.POST, extra) if adding_rows else request.POST or None
     form = ReportForm(
-        request.POST or None,
+        data,
         initial=initial,
         participants=participants,
         fighters_by_warband=fighters,
         with_reason=correcting,
     )
-    adding_rows = request.method == "POST" and "more_rows" in request.POST
-    data = request.POST or None
-    if adding_rows:  # "More rows": the same page, with what was typed and more empty rows
-        data = request.POST.copy()
-        typed = parse_id(data.get("events-TOTAL_FORMS", "")) or 0
-        data["events-TOTAL_FORMS"] = str(min(max(typed, extra) + EVENT_ROWS, MAX_EVENT_ROWS))
-        form = ReportForm(
-            data,
-            initial=initial,
-            participants=participants,
-            fighters_by_warband=fighters,
-            with_reason=correcting,
-        )
     formset = EventFormSet(
         data,
         initial=event_initial,
@@ -192,8 +181,7 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST" and form.is_valid() and formset.is_valid():
         events = [f.to_event() for f in formset.forms if f.cleaned_data and not f.is_blank()]
         report = form.to_report(events)
-        version = request.POST.get("version")
-        version = parse_id(version)
+        version = parse_id(request.POST.get("version"))
         if battle.is_frozen:
             service, by = (
                 services.battle_correct,
@@ -221,6 +209,14 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
             "scenarios": ReportForm.scenario_suggestions(),
         },
     )
+
+
+def _with_more_rows(posted, extra: int):
+    """ "More rows": what was typed, with more empty event rows (up to the most allowed)."""
+    data = posted.copy()
+    typed = parse_id(data.get("events-TOTAL_FORMS", "")) or 0
+    data["events-TOTAL_FORMS"] = str(min(max(typed, extra) + EVENT_ROWS, MAX_EVENT_ROWS))
+    return data
 
 
 def _with_weapon_names(events: list) -> list:

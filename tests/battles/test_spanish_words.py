@@ -132,3 +132,18 @@ def test_the_account_pages_say_tu_not_usted(client, path):
     for formal in ("¿Ha olvidado", "Su contraseña", "regístrese", "Introduzca", "tiene una cuenta"):
         assert formal not in html, (path, formal)
     assert any(word in html for word in ("tu contraseña", "Tu contraseña", "regístrate", "tienes"))
+
+
+def test_the_house_rules_summary_has_bonus_points_and_tie_breakers(league):
+    client = Client()
+    client.force_login(league.user(0))
+    html = client.get(reverse("campaign-detail", args=[league.campaign.slug])).content.decode()
+    for testid in ("bonus-rule", "tie-breakers-rule", "warbands-in-other-campaigns-rule"):
+        assert f'data-testid="{testid}"' in html, testid
+
+
+def test_the_print_view_has_exactly_one_viewport_tag(league):
+    client = Client()
+    client.force_login(league.user(0))
+    html = client.get(reverse("warband-print", args=[league.warband(0).pk])).content.decode()
+    assert html.count('name="viewport"') == 1
