@@ -84,7 +84,7 @@ def test_campaign_from_creation_to_standings(page, login, make_user):
     # The other confirms.
     login(player_b)
     page.goto(f"/battles/{battle.pk}/")
-    expect(page.get_by_test_id("events")).to_contain_text("espada")
+    expect(page.get_by_test_id("events")).to_contain_text(re.compile("Espada|Sword"))
     page.get_by_test_id("confirm").click()
     expect(page.get_by_test_id("battle-status")).to_have_text(re.compile("Confirmada|Confirmed"))
 
