@@ -152,3 +152,16 @@ def test_open_next_round_action(two_leagues):
     )
     assert Round.objects.filter(campaign=mine.campaign, number=1).exists()
     assert Campaign.objects.count() == 2
+
+
+def test_the_organisers_campaign_form_lists_warband_types_as_checkboxes(league):
+    """No two-box filter: its search icons carry aria-labels on elements without a role."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(league.organiser)
+    response = client.get(f"/organisers/battles/campaign/{league.campaign.pk}/change/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "selectfilter" not in html and "search-label-icon" not in html
+    assert 'type="checkbox" name="allowed_warband_types"' in html
