@@ -295,9 +295,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
+        # JSON only: a body in another format is a 415 (no view uploads a file).
         "annuminas.api.parsers.SafeJSONParser",
-        "annuminas.api.parsers.SafeFormParser",
-        "annuminas.api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "annuminas.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
@@ -334,6 +333,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "annuminas.api.schema.document_errors",
+        "annuminas.api.schema.complete_contract",
     ],
     # Choice sets that share a field name get stable, readable enum names.
     "ENUM_NAME_OVERRIDES": {

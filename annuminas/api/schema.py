@@ -1,12 +1,28 @@
-"""OpenAPI post-processing: every operation documents the one error shape it may answer with.
+"""OpenAPI post-processing: a schema client generators use as is.
 
 drf-spectacular documents the success answers the views declare; the errors come from
 ``annuminas.api.errors.exception_handler`` for every view alike, so they are added here once:
-400, 401, 403, 404 and 429 everywhere, and 409 (stale version, state clash), 413 and 415 for
-writes. An answer the schema does not list is a bug schema fuzzing reports (.ci/fuzz).
+400, 401, 403, 404, 406, 429 and 503 everywhere, and 409, 413, 415 and 412/422 for writes (the
+rule for which is which: docs/api.md › Errors). An answer the schema does not list is a bug
+schema fuzzing reports (.ci/fuzz).
+
+The hooks also:
+
+- type every ``nullable`` value that had no type (a JSON value: string, number, boolean, object
+  or array), so strict validators accept the ``null`` the API sends;
+- mark every property of a response component required (an answer always carries all its
+  fields; request components, named ``…Request`` with ``COMPONENT_SPLIT_REQUEST``, keep theirs);
+- declare the headers the API answers with: ``ETag`` beside every 304, ``Retry-After`` on
+  429 and 503, ``Location`` on 201/202 where the view sends one.
+
+The schema is generated in English whatever ``Accept-Language`` says (``EnglishSchemaView``), so
+the names, titles and enums a generator turns into types do not change with the reader.
 """
 
 from __future__ import annotations
+
+from django.utils import translation
+from drf_spectacular.views import SpectacularAPIView
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -33,14 +49,34 @@ EVERY_OPERATION = {
     "401": "Not authenticated, or a bad token.",
     "403": "Not allowed for this user.",
     "404": "Not found, or not visible to this user.",
-    "429": "Too many requests: wait and try again.",
+    "406": "The Accept header names no format this operation answers in.",
+    "429": "Too many requests: wait Retry-After seconds and try again.",
+    "503": "A service the site needs is unreachable: try again after Retry-After seconds.",
 }
 WRITES = {
     "409": "Conflict: the resource changed since it was read (stale version), or its state "
-    "does not allow this.",
+    "does not allow this now; error.code says which (docs/api.md › Errors).",
     "413": "The request body is too large.",
-    "415": "Unsupported content type.",
+    "415": "Unsupported content type: request bodies are JSON.",
 }
+
+HEADERS = {
+    "ETag": {"description": "The representation's entity tag.", "schema": {"type": "string"}},
+    "Retry-After": {
+        "description": "Seconds to wait before trying again.",
+        "schema": {"type": "integer"},
+    },
+    "Location": {"description": "The created (or queued) resource.", "schema": {"type": "string"}},
+}
+# Any JSON value (a field the API types as "whatever the client sent", e.g. a decision's choice).
+ANY_VALUE = [
+    {"type": "string"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "object", "additionalProperties": {}},
+    {"type": "array", "items": {}},
+]
+TYPED = ("type", "$ref", "allOf", "oneOf", "anyOf")
 WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 
@@ -63,3 +99,107 @@ def document_errors(result, generator, request, public):
                 if str(code).isdigit() and int(code) >= 400:
                     response.setdefault("content", body)
     return result
+
+
+def _type_bare_nullables(node) -> None:
+    if isinstance(node, dict):
+        if node.get("nullable") and not any(key in node for key in TYPED):
+            node["anyOf"] = ANY_VALUE
+        for value in node.values():
+            _type_bare_nullables(value)
+    elif isinstance(node, list):
+        for value in node:
+            _type_bare_nullables(value)
+
+
+def _refs(node, found: set[str]) -> None:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            found.add(ref.rsplit("/", 1)[1])
+        for value in node.values():
+            _refs(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, found)
+
+
+def _require_all(node) -> None:
+    """Every property of an object schema (and of the objects inline in it) required."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and properties:
+            node["required"] = list(properties)
+        for value in node.values():
+            _require_all(value)
+    elif isinstance(node, list):
+        for value in node:
+            _require_all(value)
+
+
+def complete_contract(result, generator, request, public):
+    """``POSTPROCESSING_HOOKS``: typed nullables, required answer fields, declared headers."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    _type_bare_nullables(result)
+    # The components answers use (transitively), and none a request body uses.
+    answered: set[str] = set()
+    requested: set[str] = set()
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            if not isinstance(operation, dict):
+                continue
+            _refs(operation.get("responses", {}), answered)
+            _refs(operation.get("requestBody", {}), requested)
+            for response in operation.get("responses", {}).values():
+                for content in response.get("content", {}).values():
+                    if "$ref" not in content.get("schema", {}):
+                        _require_all(content.get("schema"))
+    for seen in (answered, requested):
+        todo = list(seen)
+        while todo:
+            found: set[str] = set()
+            _refs(schemas.get(todo.pop(), {}), found)
+            todo.extend(found - seen)
+            seen |= found
+    for name in answered - requested:
+        _require_all(schemas.get(name))
+    for path_item in result.get("paths", {}).values():
+        for _method, operation in path_item.items():
+            if not isinstance(operation, dict):
+                continue
+            responses = operation.get("responses", {})
+            for code, response in responses.items():
+                headers = {}
+                if code == "304" or (code == "200" and "304" in responses):
+                    headers["ETag"] = HEADERS["ETag"]
+                if code in ("429", "503"):
+                    headers["Retry-After"] = HEADERS["Retry-After"]
+                if code in LOCATED.get(operation.get("operationId"), ()):
+                    headers["Location"] = HEADERS["Location"]
+                if headers:
+                    response.setdefault("headers", {}).update(headers)
+    return result
+
+
+# Operations whose answer of these statuses carries a Location header.
+LOCATED = {
+    "warbands_create": ("201",),
+    "warbands_import_create": ("201",),
+    "battles_resolve_create": ("202",),
+    "campaigns_rounds_resolve_create": ("202",),
+    "campaigns_partial_update": ("202",),
+}
+
+
+class EnglishSchemaView(SpectacularAPIView):
+    """``/api/v1/schema/``: the same document whatever language the reader asks for."""
+
+    schema = None  # not an operation of the API it describes
+
+    def dispatch(self, request, *args, **kwargs):
+        # Rendered here, inside English: the document's texts are lazy until rendered.
+        with translation.override("en"):
+            response = super().dispatch(request, *args, **kwargs)
+            response.render()
+        response["Content-Language"] = "en"
+        return response

@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from annuminas.api.conditional import if_none_match, not_modified
 from annuminas.api.versioning import VersionedKind
 from annuminas.converters import IdConverter
 from battles.campaigns import services as campaigns
@@ -70,11 +71,11 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
         return Response(serializer.data, status=code, headers={"ETag": battle_etag(battle)})
 
-    @extend_schema(responses=s.BattleDetailSerializer)
+    @extend_schema(responses={200: s.BattleDetailSerializer, 304: None})
     def retrieve(self, request, pk=None):
         battle = self.get_object()
-        if request.headers.get("If-None-Match") == battle_etag(battle):
-            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        if if_none_match(request, battle_etag(battle)):
+            return not_modified(battle_etag(battle))
         serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
         return Response(serializer.data, headers={"ETag": battle_etag(battle)})
 

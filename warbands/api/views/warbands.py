@@ -15,6 +15,8 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from annuminas.api.conditional import if_none_match, not_modified
+
 from ... import services
 from ...models import HenchmanGroup, Warband
 from ...selectors import annotate_sheet, warband_ledger, warband_sheet_queryset, warbands_for_user
@@ -109,7 +111,7 @@ class WarbandViewSet(
     def retrieve(self, request, pk=None):
         warband = self.get_object()
         etag = WARBAND_VERSION.read_etag(warband.pk, warband.version)
-        if request.headers.get("If-None-Match") == etag:
+        if if_none_match(request, etag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response(s.WarbandSerializer(warband).data)
@@ -174,7 +176,7 @@ class WarbandViewSet(
 
     @extend_schema(
         summary=_("The whole roster (Hoja de Control de Banda) in one response"),
-        responses={200: s.SheetSerializer, 404: ERRORS[404]},
+        responses={200: s.SheetSerializer, 304: None, 404: ERRORS[404]},
         tags=["warbands"],
     )
     @action(detail=True, methods=["get"])
@@ -183,8 +185,8 @@ class WarbandViewSet(
             Warband.objects.only(*KEY_FIELDS, "owner_id"), pk=pk, owner=request.user
         )
         etag = WARBAND_VERSION.read_etag(head.pk, head.version)
-        if request.headers.get("If-None-Match") == etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        if if_none_match(request, etag):
+            return not_modified(etag)
         # The serialized sheet is cached per version (bumped by every roster write) and language
         # (``warbands.sheet_cache``, which also renders it ahead after a write).
         data = cache.get(api_key(head, get_language()))
