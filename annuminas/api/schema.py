@@ -10,8 +10,9 @@ The hooks also:
 
 - type every ``nullable`` value that had no type (a JSON value: string, number, boolean, object
   or array), so strict validators accept the ``null`` the API sends;
-- mark every property of a response component required (an answer always carries all its
-  fields; request components, named ``…Request`` with ``COMPONENT_SPLIT_REQUEST``, keep theirs);
+- (``annuminas.api.autoschema``) mark every field of an answer required unless its serializer
+  declares it ``required=False`` without a default (a key the answer may leave out): request
+  components, named ``…Request`` with ``COMPONENT_SPLIT_REQUEST``, keep their own;
 - declare the headers the API answers with: ``ETag`` beside every 304, ``Retry-After`` on
   429 and 503, ``Location`` on 201/202 where the view sends one.
 
@@ -24,6 +25,8 @@ from __future__ import annotations
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
 
+from .error_codes import catalogue_markdown
+
 ERROR_SCHEMA = {
     "type": "object",
     "description": 'Every API error: {"error": {"code", "message", "fields"}}.',
@@ -31,8 +34,20 @@ ERROR_SCHEMA = {
         "error": {
             "type": "object",
             "properties": {
-                "code": {"type": "string"},
+                "code": {
+                    "type": "string",
+                    "description": "A stable name of the refusal: switch on it.\n\n"
+                    + catalogue_markdown(),
+                },
                 "message": {"type": "string"},
+                "version": {
+                    "type": "integer",
+                    "description": "With stale_version: the resource's current version.",
+                },
+                "last_seq": {
+                    "type": "integer",
+                    "description": "With log_moved_on: the battle log's last seq.",
+                },
                 "fields": {
                     "type": "object",
                     "additionalProperties": {"type": "array", "items": {"type": "string"}},
@@ -67,6 +82,15 @@ HEADERS = {
         "schema": {"type": "integer"},
     },
     "Location": {"description": "The created (or queued) resource.", "schema": {"type": "string"}},
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "Your unique string for this write: a retry with the same key and body "
+    "gets the first answer again (kept 24 hours); the same key with another body is a 409 "
+    "idempotency_key_reused.",
 }
 # Any JSON value (a field the API types as "whatever the client sent", e.g. a decision's choice).
 ANY_VALUE = [
@@ -104,70 +128,31 @@ def document_errors(result, generator, request, public):
 def _type_bare_nullables(node) -> None:
     if isinstance(node, dict):
         if node.get("nullable") and not any(key in node for key in TYPED):
-            node["anyOf"] = ANY_VALUE
+            # Each member nullable too: OpenAPI 3.0 reads "nullable" beside a "type" only.
+            node["anyOf"] = [{**member, "nullable": True} for member in ANY_VALUE]
         for value in node.values():
             _type_bare_nullables(value)
     elif isinstance(node, list):
         for value in node:
             _type_bare_nullables(value)
-
-
-def _refs(node, found: set[str]) -> None:
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-            found.add(ref.rsplit("/", 1)[1])
-        for value in node.values():
-            _refs(value, found)
-    elif isinstance(node, list):
-        for value in node:
-            _refs(value, found)
-
-
-def _require_all(node) -> None:
-    """Every property of an object schema (and of the objects inline in it) required."""
-    if isinstance(node, dict):
-        properties = node.get("properties")
-        if isinstance(properties, dict) and properties:
-            node["required"] = list(properties)
-        for value in node.values():
-            _require_all(value)
-    elif isinstance(node, list):
-        for value in node:
-            _require_all(value)
 
 
 def complete_contract(result, generator, request, public):
-    """``POSTPROCESSING_HOOKS``: typed nullables, required answer fields, declared headers."""
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    """``POSTPROCESSING_HOOKS``: typed nullables, declared headers, Idempotency-Key."""
     _type_bare_nullables(result)
-    # The components answers use (transitively), and none a request body uses.
-    answered: set[str] = set()
-    requested: set[str] = set()
-    for path_item in result.get("paths", {}).values():
-        for operation in path_item.values():
-            if not isinstance(operation, dict):
-                continue
-            _refs(operation.get("responses", {}), answered)
-            _refs(operation.get("requestBody", {}), requested)
-            for response in operation.get("responses", {}).values():
-                for content in response.get("content", {}).values():
-                    if "$ref" not in content.get("schema", {}):
-                        _require_all(content.get("schema"))
-    for seen in (answered, requested):
-        todo = list(seen)
-        while todo:
-            found: set[str] = set()
-            _refs(schemas.get(todo.pop(), {}), found)
-            todo.extend(found - seen)
-            seen |= found
-    for name in answered - requested:
-        _require_all(schemas.get(name))
-    for path_item in result.get("paths", {}).values():
-        for _method, operation in path_item.items():
+    for path, path_item in result.get("paths", {}).items():
+        for method, operation in path_item.items():
             if not isinstance(operation, dict):
                 continue
             responses = operation.get("responses", {})
+            if method == "post" and not path.startswith("/api/v1/auth/"):
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+                for code in ("200", "201", "202"):
+                    if code in responses:
+                        responses[code].setdefault("headers", {})["Idempotent-Replayed"] = {
+                            "description": "true when this is the kept answer to a retry.",
+                            "schema": {"type": "string", "enum": ["true"]},
+                        }
             for code, response in responses.items():
                 headers = {}
                 if code == "304" or (code == "200" and "304" in responses):

@@ -7,10 +7,13 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from battles.urls import api_urlpatterns as battles_api
 
 from .schema import EnglishSchemaView
+from .tokens import TokenDetailView, TokensView
 from .views import MeView, TokenView
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    path("auth/tokens/", TokensView.as_view(), name="api-tokens"),
+    path("auth/tokens/<id:pk>/", TokenDetailView.as_view(), name="api-token-detail"),
     path("me/", MeView.as_view(), name="api-me"),
     path("schema/", EnglishSchemaView.as_view(), name="api-schema"),
     # The split view serves its start-up script as a file (?script): no inline script.

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..accounts.services import LoginThrottled, user_authenticate
-from .throttling import AuthRateThrottle
+from .throttling import LOGIN_RETRY_AFTER, AuthRateThrottle
 
 
 class TokenRequestSerializer(serializers.Serializer):
@@ -18,7 +18,8 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenView(APIView):
-    """Exchange a username (or e-mail) and password for an API token.
+    """Exchange a username (or e-mail) and password for the user's one API token (deprecated:
+    make a named token per device at ``/api/v1/auth/tokens/``).
 
     Failed attempts are limited per login name and per address (the login page's limits): past
     them the answer is 429, before any password is checked.
@@ -39,6 +40,8 @@ class TokenView(APIView):
             ),
         },
         auth=[],
+        deprecated=True,
+        tags=["auth"],
     )
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
@@ -51,7 +54,8 @@ class TokenView(APIView):
             )
         except LoginThrottled as exc:
             raise exceptions.Throttled(
-                detail=_("Too many failed logins. Wait a few minutes and try again.")
+                wait=LOGIN_RETRY_AFTER,
+                detail=str(_("Too many failed logins. Wait a few minutes and try again.")),
             ) from exc
         if user is None:
             raise exceptions.ValidationError(

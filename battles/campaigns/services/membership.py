@@ -63,7 +63,7 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
                 campaign=campaign, user=user, warband=warband, role=Membership.Role.PLAYER
             )
     except IntegrityError as error:  # a concurrent join of the same user
-        raise Conflict(_("You already joined this campaign.")) from error
+        raise Conflict(_("You already joined this campaign."), code="already_joined") from error
 
 
 def _apply_starting_treasury(campaign: Campaign, warband: Warband) -> None:
