@@ -13,6 +13,7 @@ The hooks also:
 - (``annuminas.api.autoschema``) mark every field of an answer required unless its serializer
   declares it ``required=False`` without a default (a key the answer may leave out): request
   components, named ``…Request`` with ``COMPONENT_SPLIT_REQUEST``, keep their own;
+- type path ids as integers (the URL takes digits only);
 - declare the headers the API answers with: ``ETag`` beside every 304, ``Retry-After`` on
   429 and 503, ``Location`` on 201/202 where the view sends one.
 
@@ -83,6 +84,8 @@ HEADERS = {
     },
     "Location": {"description": "The created (or queued) resource.", "schema": {"type": "string"}},
 }
+DIGITS = ("^[0-9]{1,18}$", "^\\d+$")
+MAX_ID = 10**18 - 1
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -144,6 +147,13 @@ def complete_contract(result, generator, request, public):
         for method, operation in path_item.items():
             if not isinstance(operation, dict):
                 continue
+            for parameter in operation.get("parameters", []):
+                # Path ids (digits only in the URL) are integers to a client.
+                if (
+                    parameter.get("in") == "path"
+                    and parameter.get("schema", {}).get("pattern") in DIGITS
+                ):
+                    parameter["schema"] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
             responses = operation.get("responses", {})
             if method == "post" and not path.startswith("/api/v1/auth/"):
                 operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
