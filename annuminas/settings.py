@@ -307,7 +307,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "annuminas.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
         "annuminas.api.throttling.WriteRateThrottle",

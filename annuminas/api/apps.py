@@ -9,3 +9,6 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401 - tokens revoked with the password or the account
+        from .timestamps import answer_in_utc
+
+        answer_in_utc()

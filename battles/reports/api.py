@@ -38,6 +38,17 @@ def battle_etag(battle: Battle) -> str:
 class BattleFilter(filters.FilterSet):
     campaign = filters.CharFilter(field_name="campaign__slug")
     round = filters.NumberFilter(field_name="round__number")
+    mine = filters.BooleanFilter(
+        method="filter_mine",
+        label=gettext_lazy("Only the battles one of my warbands fights (true), or the others."),
+    )
+
+    def filter_mine(self, queryset, name, value):
+        user = self.request.user
+        if not user.is_authenticated:
+            return queryset.none() if value else queryset
+        mine = Battle.objects.filter(participants__warband__owner=user).values("pk")
+        return queryset.filter(pk__in=mine) if value else queryset.exclude(pk__in=mine)
 
     class Meta:
         model = Battle

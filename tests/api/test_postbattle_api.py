@@ -32,7 +32,7 @@ def test_resolve_answers_202_with_a_job_url(league, battle, django_capture_on_co
         response = client.post(f"/api/v1/battles/{battle.pk}/resolve/", {"seed": 5}, format="json")
     assert response.status_code == 202
     body = response.json()
-    assert response["Location"] == body["url"] == f"/api/v1/jobs/{body['id']}/"
+    assert response["Location"] == body["url"] == f"http://testserver/api/v1/jobs/{body['id']}/"
     job = client.get(body["url"]).json()
     assert job["status"] == "succeeded"
     assert job["progress"] == {"done": 1, "failed": 0, "total": 1, "percent": 100}

@@ -100,7 +100,9 @@ class WarbandViewSet(
         warband = services.warband_create(owner=request.user, **serializer.validated_data)
         response = Response(s.WarbandSerializer(warband).data, status=status.HTTP_201_CREATED)
         response["ETag"] = warband.etag
-        response["Location"] = reverse("api-warband-detail", args=[warband.pk])
+        response["Location"] = request.build_absolute_uri(
+            reverse("api-warband-detail", args=[warband.pk])
+        )
         return response
 
     @extend_schema(
@@ -232,7 +234,9 @@ class WarbandViewSet(
         # The service checks the document field by field (a 400 naming the field).
         warband = services.warband_import(owner=request.user, data=request.data)
         response = Response(s.WarbandSerializer(warband).data, status=status.HTTP_201_CREATED)
-        response["Location"] = reverse("api-warband-detail", args=[warband.pk])
+        response["Location"] = request.build_absolute_uri(
+            reverse("api-warband-detail", args=[warband.pk])
+        )
         return response
 
     @list_and_write_schema(
