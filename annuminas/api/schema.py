@@ -15,7 +15,8 @@ The hooks also:
   components, named ``…Request`` with ``COMPONENT_SPLIT_REQUEST``, keep their own;
 - type path ids as integers (the URL takes digits only);
 - declare the headers the API answers with: ``ETag`` beside every 304, ``Retry-After`` on
-  429 and 503, ``Location`` on 201/202 where the view sends one.
+  429 and 503, ``Location`` on 201/202 where the view sends one, ``X-RateLimit-*`` on every
+  answer (optional: a view without throttles sends none).
 
 The schema is generated in English whatever ``Accept-Language`` says (``EnglishSchemaView``), so
 the names, titles and enums a generator turns into types do not change with the reader.
@@ -83,9 +84,22 @@ HEADERS = {
         "schema": {"type": "integer"},
     },
     "Location": {"description": "The created (or queued) resource.", "schema": {"type": "string"}},
+    "X-RateLimit-Limit": {
+        "description": "Requests allowed in the window of the tightest limit that applies.",
+        "schema": {"type": "integer"},
+    },
+    "X-RateLimit-Remaining": {
+        "description": "Requests left in that window.",
+        "schema": {"type": "integer"},
+    },
+    "X-RateLimit-Reset": {
+        "description": "Seconds until the window frees a request.",
+        "schema": {"type": "integer"},
+    },
 }
 DIGITS = ("^[0-9]{1,18}$", "^\\d+$")
 MAX_ID = 10**18 - 1
+RATE_LIMIT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -164,7 +178,7 @@ def complete_contract(result, generator, request, public):
                             "schema": {"type": "string", "enum": ["true"]},
                         }
             for code, response in responses.items():
-                headers = {}
+                headers = {name: HEADERS[name] for name in RATE_LIMIT}
                 if code == "304" or (code == "200" and "304" in responses):
                     headers["ETag"] = HEADERS["ETag"]
                 if code in ("429", "503"):

@@ -7,11 +7,13 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from battles.urls import api_urlpatterns as battles_api
 
 from .schema import EnglishSchemaView
+from .signup import SignupView
 from .tokens import TokenDetailView, TokensView
 from .views import MeView, TokenView
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="api-token"),
+    path("auth/signup/", SignupView.as_view(), name="api-signup"),
     path("auth/tokens/", TokensView.as_view(), name="api-tokens"),
     path("auth/tokens/<id:pk>/", TokenDetailView.as_view(), name="api-token-detail"),
     path("me/", MeView.as_view(), name="api-me"),

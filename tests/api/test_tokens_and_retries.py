@@ -246,3 +246,34 @@ def test_a_reused_client_id_with_another_entry_is_409(make_league):
     assert other.json()["error"]["code"] == "client_id_reused"
     reused_for_setup = phone.post(f"{url}setup/", {"client_id": client_id}, format="json")
     assert reused_for_setup.status_code == 409
+
+
+# --- sign-up -------------------------------------------------------------------------------------
+
+
+def test_sign_up_through_the_api_checks_like_the_page_and_sends_the_confirmation(
+    mailoutbox, make_user
+):
+    make_user("taken")
+    weak = APIClient().post(
+        "/api/v1/auth/signup/",
+        {"username": "taken", "email": "taken@example.com", "password": "123"},
+        format="json",
+    )
+    assert weak.status_code == 400
+    fields = weak.json()["error"]["fields"]
+    assert {"username", "email", "password"} <= set(fields)
+    assert not mailoutbox
+
+    made = APIClient().post(
+        "/api/v1/auth/signup/",
+        {"username": "nueva", "email": "nueva@example.com", "password": "Correct-Horse-42!"},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["username"] == "nueva" and made.json()["email_verified"] is False
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["nueva@example.com"]
+    from django.contrib.auth import get_user_model
+
+    token = make_token(get_user_model().objects.get(username="nueva"), "Correct-Horse-42!")
+    assert with_token(token["token"]).get("/api/v1/me/").json()["username"] == "nueva"
