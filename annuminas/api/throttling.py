@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import Throttled
 from rest_framework.throttling import AnonRateThrottle as BaseAnonRateThrottle
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
@@ -35,6 +37,13 @@ def _login_window_seconds() -> int:
 
 
 LOGIN_RETRY_AFTER = _login_window_seconds()
+
+
+def login_throttled() -> Throttled:
+    """The 429 past the failed-login limits, with Retry-After (the limits' longest window)."""
+    error = Throttled(detail=str(_("Too many failed logins. Wait a few minutes and try again.")))
+    error.wait = LOGIN_RETRY_AFTER  # set after: DRF would append "Expected available in…"
+    return error
 
 
 class BudgetMixin:

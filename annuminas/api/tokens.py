@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from ..accounts.services import LoginThrottled, user_authenticate
 from .models import ApiToken, _new_key, token_digest
-from .throttling import LOGIN_RETRY_AFTER, AuthRateThrottle
+from .throttling import AuthRateThrottle, login_throttled
 
 
 class TokenCreateSerializer(serializers.Serializer):
@@ -51,10 +51,7 @@ def credentials_user(request, username: str, password: str):
     try:
         user = user_authenticate(request=request._request, login=username, password=password)
     except LoginThrottled as exc:
-        raise exceptions.Throttled(
-            wait=LOGIN_RETRY_AFTER,
-            detail=str(_("Too many failed logins. Wait a few minutes and try again.")),
-        ) from exc
+        raise login_throttled() from exc
     if user is None:
         raise exceptions.ValidationError(
             {"non_field_errors": [_("Wrong username or password.")]}, code="invalid_credentials"

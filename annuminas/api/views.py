@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..accounts.services import LoginThrottled, user_authenticate
-from .throttling import LOGIN_RETRY_AFTER, AuthRateThrottle
+from .throttling import AuthRateThrottle, login_throttled
 
 
 class TokenRequestSerializer(serializers.Serializer):
@@ -53,10 +53,7 @@ class TokenView(APIView):
                 password=serializer.validated_data["password"],
             )
         except LoginThrottled as exc:
-            raise exceptions.Throttled(
-                wait=LOGIN_RETRY_AFTER,
-                detail=str(_("Too many failed logins. Wait a few minutes and try again.")),
-            ) from exc
+            raise login_throttled() from exc
         if user is None:
             raise exceptions.ValidationError(
                 {"non_field_errors": [_("Wrong username or password.")]}, code="invalid_credentials"
