@@ -37,6 +37,7 @@ from rest_framework.views import APIView
 
 from annuminas.api.conditional import if_none_match, not_modified
 from annuminas.api.timestamps import utc_iso
+from annuminas.errors import Conflict
 from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
@@ -196,6 +197,7 @@ class BattleLogView(BattleAPIView):
         examples=[
             OpenApiExample(
                 "An attack, rolled here",
+                request_only=True,
                 value={
                     "client_id": "5f0c6f1e-7d43-4c51-9a0e-2b1f3f0a9b11",
                     "kind": "attack",
@@ -205,6 +207,7 @@ class BattleLogView(BattleAPIView):
             ),
             OpenApiExample(
                 "A charge, then its combat's close-combat phase",
+                request_only=True,
                 value={
                     "client_id": "7a1c6f1e-7d43-4c51-9a0e-2b1f3f0a9b12",
                     "kind": "close-combat",
@@ -213,6 +216,7 @@ class BattleLogView(BattleAPIView):
             ),
             OpenApiExample(
                 "The rout test, with the dice rolled at the table",
+                request_only=True,
                 value={
                     "client_id": "0b6f1c3e-1111-4c51-9a0e-2b1f3f0a9b11",
                     "kind": "check",
@@ -252,7 +256,7 @@ class BattleLogView(BattleAPIView):
 class BattleLogPlanView(BattleAPIView):
     @extend_schema(
         request=PlanRequestSerializer,
-        responses={200: DicePlanSerializer, **answers.errors(400, 401, 404)},
+        responses={200: DicePlanSerializer, **answers.errors(400, 401, 404, 409)},
         summary="Which dice an entry needs, step by step",
         description=(
             "Send a proposed entry and the faces typed so far: the answer lists the steps "
@@ -266,8 +270,8 @@ class BattleLogPlanView(BattleAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         state = services.log_state(battle)
-        if state is None:
-            raise serializers.ValidationError(_("Set up the battle before logging it."))
+        if state is None:  # a state refusal, as when posting the entry: 409
+            raise Conflict(_("Set up the battle before logging it."), code="battle_not_set_up")
         try:
             plan = dice_plan(state, data["kind"], data["payload"], data.get("faces") or [])
         except (TrackerError, RulesError) as error:

@@ -126,3 +126,9 @@ def test_another_etag_gets_the_body(warband, user):
     api.force_authenticate(user)
     response = api.get(f"/api/v1/warbands/{warband.pk}/sheet/", HTTP_IF_NONE_MATCH='"x", W/"y"')
     assert response.status_code == 200
+
+
+def test_request_examples_are_not_offered_as_answers(schema):
+    roll = schema["paths"]["/api/v1/rules/roll/"]["post"]
+    assert "examples" in roll["requestBody"]["content"]["application/json"]
+    assert "examples" not in roll["responses"]["200"].get("content", {}).get("application/json", {})

@@ -97,3 +97,17 @@ def test_an_unknown_ordering_is_400(league):
 def test_timestamps_are_utc_with_z(league):
     campaign = client_for(league.organiser).get(f"/api/v1/campaigns/{league.campaign.slug}/")
     assert UTC_Z.match(campaign.json()["created_at"]), campaign.json()["created_at"]
+
+
+def test_planning_an_entry_before_the_setup_is_the_same_409_as_posting_it(league):
+    battle = first_battle(league)
+    phone = client_for(league.user(0))
+    entry = {"kind": "check", "payload": {"check": "rout", "side": league.warband(0).pk}}
+    planned = phone.post(f"/api/v1/battles/{battle.pk}/log/plan/", entry, format="json")
+    posted = phone.post(
+        f"/api/v1/battles/{battle.pk}/log/",
+        {**entry, "client_id": str(uuid.uuid4())},
+        format="json",
+    )
+    assert planned.status_code == posted.status_code == 409
+    assert planned.json()["error"]["code"] == posted.json()["error"]["code"] == "battle_not_set_up"
