@@ -15,9 +15,13 @@ class Conflict(Exception):
     default_message = _("The resource was changed by someone else; reload it and try again.")
     default_code = "conflict"
 
-    def __init__(self, message=None, code: str | None = None):
+    def __init__(self, message=None, code: str | None = None, **recovery):
+        """``code``: the stable name of this refusal (the API's catalogue,
+        ``annuminas.api.error_codes``); ``recovery``: what a client needs to recover, answered
+        beside it (``version=`` the current version, ``last_seq=`` the log's last entry)."""
         self.message = message if message is not None else self.default_message
         self.code = code or self.default_code
+        self.recovery = recovery
         super().__init__(str(self.message))
 
     @property

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "simple_history",
     "annuminas.accounts",
+    "annuminas.api",
     "rules",
     "warbands",
     "battles",
@@ -88,6 +89,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # X-RateLimit-* on API answers, from the budgets the throttles noted.
+    "annuminas.api.throttling.RateLimitHeadersMiddleware",
+    # A POST to the API with Idempotency-Key answers a retry with the first answer.
+    "annuminas.api.idempotency.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "annuminas.urls"
@@ -294,32 +299,34 @@ WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous API call then gets 401 with WWW-Authenticate, not 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "annuminas.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
+        # JSON only: a body in another format is a 415 (no view uploads a file).
         "annuminas.api.parsers.SafeJSONParser",
-        "annuminas.api.parsers.SafeFormParser",
-        "annuminas.api.parsers.SafeMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "annuminas.api.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "annuminas.api.filters.StrictOrderingFilter",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
         "annuminas.api.throttling.WriteRateThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
+        "annuminas.api.throttling.AnonRateThrottle",
     ],
+    # The client's address is the X-Forwarded-For entry our own proxies added, as for the login
+    # limits; with no proxy, the connection's address (a client-written header is ignored).
+    "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="600/minute"),
         "writes": env.str("THROTTLE_WRITES", default="600/minute"),
         "auth": env.str("THROTTLE_AUTH", default="30/minute"),
     },
     "EXCEPTION_HANDLER": "annuminas.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "annuminas.api.autoschema.ContractAutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
@@ -338,6 +345,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "annuminas.api.schema.document_errors",
+        "annuminas.api.schema.complete_contract",
     ],
     # Choice sets that share a field name get stable, readable enum names.
     "ENUM_NAME_OVERRIDES": {

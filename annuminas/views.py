@@ -132,7 +132,8 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
         message = _("The request has too many fields.")
     elif isinstance(exception, RequestDataTooBig):
-        message = _("The request body is too large.")
+        # Over DATA_UPLOAD_MAX_MEMORY_SIZE: 413, as the schema declares for every write.
+        return json_error_response(413, "payload_too_large", _("The request body is too large."))
     else:
         message = _("Bad request.")
     return json_error_response(400, "bad_request", message)

@@ -42,8 +42,12 @@ class ServiceUnavailable(exceptions.APIException):
     default_code = "service_unavailable"
 
 
-def error_body(code: str, message: str, fields: dict[str, list[str]] | None = None) -> dict:
-    return {"error": {"code": code, "message": str(message), "fields": fields or {}}}
+def error_body(
+    code: str, message: str, fields: dict[str, list[str]] | None = None, **recovery
+) -> dict:
+    """The error shape; ``recovery`` adds what the client needs to recover (``version``,
+    ``last_seq``) beside ``code``."""
+    return {"error": {"code": code, "message": str(message), "fields": fields or {}, **recovery}}
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -99,7 +103,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         logger.warning("503: %s: %s", type(exc).__name__, exc)
         exc = ServiceUnavailable()
         exc.wait = 60
+    recovery: dict = {}
     if isinstance(exc, Conflict):
+        recovery = exc.recovery
         exc = ApiConflict(exc.detail, code=exc.code)
     elif isinstance(exc, DjangoValidationError):
         exc = _django_validation_to_drf(exc)
@@ -135,7 +141,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             message = " ".join(m for messages in fields.values() for m in messages)
             response.data = error_body(code, message, fields)
         else:
-            response.data = error_body(code, str(detail))
+            response.data = error_body(code, str(detail), **recovery)
     _render_as_json(context.get("request"))
     return response
 

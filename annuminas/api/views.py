@@ -19,7 +19,8 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenView(APIView):
-    """Exchange a username (or e-mail) and password for an API token.
+    """Exchange a username (or e-mail) and password for the user's one API token (deprecated:
+    make a named token per device at ``/api/v1/auth/tokens/``).
 
     Failed attempts are limited per login name and per address (the login page's limits): past
     them the answer is 429, before any password is checked.
@@ -40,6 +41,8 @@ class TokenView(APIView):
             ),
         },
         auth=[],
+        deprecated=True,
+        tags=["auth"],
     )
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)

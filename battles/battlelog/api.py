@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Max
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -33,6 +35,9 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annuminas.api.conditional import if_none_match, not_modified
+from annuminas.api.timestamps import utc_iso
+from annuminas.errors import Conflict
 from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from rules.api.serializers import DiceSourceSerializer
@@ -54,10 +59,26 @@ def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
         "kind": entry.kind,
         "payload": entry.payload,
         "author": entry.author.username if entry.author_id else None,
-        "created": entry.created.isoformat(),
+        "created_at": utc_iso(entry.created),
         "client_id": str(entry.client_id),
         "dice": entry.dice,
     }
+
+
+def log_etag(battle: Battle, kind: str) -> str:
+    """The ETag of the battle's log or state: both change with a new entry (its last seq), a
+    report (the battle's version) and the reader's language (the state's words)."""
+    last = BattleLogEntry.objects.filter(battle_id=battle.pk).aggregate(last=Max("seq"))["last"]
+    return f'"{kind}-{battle.pk}-s{last or 0}-v{battle.version}-{get_language() or "es"}"'
+
+
+def _after(request) -> int:
+    raw = request.query_params.get("after", "0")
+    if not (raw.isdigit() and len(raw) < 10):
+        raise serializers.ValidationError(
+            {"after": [_("A seq: a whole number from 0 to 999,999,999.")]}
+        )
+    return int(raw)
 
 
 def visible_battle(user, pk: int, *, only: tuple[str, ...] = ()) -> Battle:
@@ -136,24 +157,32 @@ def _setup(battle: Battle, user, data: dict) -> Response:
 
 class BattleLogView(BattleAPIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only entries after this seq.")],
-        responses={200: answers.LogPageSerializer, **answers.READ_ERRORS},
-        summary="The battle log, in order",
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Only entries after this seq.", required=False
+            )
+        ],
+        responses={200: answers.LogPageSerializer, 304: None, **answers.READ_ERRORS},
+        summary="The battle log, in order (ETag; If-None-Match answers 304)",
     )
     def get(self, request, pk: int):
-        battle = visible_battle(request.user, pk, only=("id",))
-        raw = request.query_params.get("after", "0")
-        after = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+        battle = visible_battle(request.user, pk, only=("id", "version"))
+        after = _after(request)
+        etag = log_etag(battle, "battlelog")
+        if if_none_match(request, etag):
+            return not_modified(etag)
         entries = list(selectors.log_entries(battle, after=after, limit=selectors.MAX_PAGE + 1))
         more = len(entries) > selectors.MAX_PAGE
         entries = entries[: selectors.MAX_PAGE]
         last = entries[-1].seq if entries else after
+        following = request.build_absolute_uri(f"{request.path}?after={last}")
         return Response(
             {
                 "results": [entry_data(e) for e in entries],
                 "last_seq": last,
-                "next": f"{request.path}?after={last}" if more else None,
-            }
+                "next": following if more else None,
+            },
+            headers={"ETag": etag},
         )
 
     @extend_schema(
@@ -168,6 +197,7 @@ class BattleLogView(BattleAPIView):
         examples=[
             OpenApiExample(
                 "An attack, rolled here",
+                request_only=True,
                 value={
                     "client_id": "5f0c6f1e-7d43-4c51-9a0e-2b1f3f0a9b11",
                     "kind": "attack",
@@ -177,6 +207,7 @@ class BattleLogView(BattleAPIView):
             ),
             OpenApiExample(
                 "A charge, then its combat's close-combat phase",
+                request_only=True,
                 value={
                     "client_id": "7a1c6f1e-7d43-4c51-9a0e-2b1f3f0a9b12",
                     "kind": "close-combat",
@@ -185,6 +216,7 @@ class BattleLogView(BattleAPIView):
             ),
             OpenApiExample(
                 "The rout test, with the dice rolled at the table",
+                request_only=True,
                 value={
                     "client_id": "0b6f1c3e-1111-4c51-9a0e-2b1f3f0a9b11",
                     "kind": "check",
@@ -224,7 +256,7 @@ class BattleLogView(BattleAPIView):
 class BattleLogPlanView(BattleAPIView):
     @extend_schema(
         request=PlanRequestSerializer,
-        responses={200: DicePlanSerializer, **answers.errors(400, 401, 404)},
+        responses={200: DicePlanSerializer, **answers.errors(400, 401, 404, 409)},
         summary="Which dice an entry needs, step by step",
         description=(
             "Send a proposed entry and the faces typed so far: the answer lists the steps "
@@ -238,8 +270,8 @@ class BattleLogPlanView(BattleAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         state = services.log_state(battle)
-        if state is None:
-            raise serializers.ValidationError(_("Set up the battle before logging it."))
+        if state is None:  # a state refusal, as when posting the entry: 409
+            raise Conflict(_("Set up the battle before logging it."), code="battle_not_set_up")
         try:
             plan = dice_plan(state, data["kind"], data["payload"], data.get("faces") or [])
         except (TrackerError, RulesError) as error:
@@ -256,17 +288,20 @@ def _plan_data(plan: dict[str, Any]) -> dict[str, Any]:
 
 class BattleStateView(BattleAPIView):
     @extend_schema(
-        responses={200: answers.BattleStateSerializer, **answers.READ_ERRORS},
-        summary="The battle as it stands",
+        responses={200: answers.BattleStateSerializer, 304: None, **answers.READ_ERRORS},
+        summary="The battle as it stands (ETag; If-None-Match answers 304)",
     )
     def get(self, request, pk: int):
         battle = visible_battle(request.user, pk)
+        etag = log_etag(battle, "battlestate")
+        if if_none_match(request, etag):
+            return not_modified(etag)
         state = services.log_state(battle)
         if state is None:
-            return Response({"set_up": False, "battle": battle.pk, "status": battle.status})
-        return Response(
-            {"set_up": True, "battle": battle.pk, "status": battle.status, **state.to_dict()}
-        )
+            body = {"set_up": False, "battle": battle.pk, "status": battle.status}
+        else:
+            body = {"set_up": True, "battle": battle.pk, "status": battle.status, **state.to_dict()}
+        return Response(body, headers={"ETag": etag})
 
 
 def prebattle_data(battle: Battle, user) -> dict[str, Any]:

@@ -124,7 +124,7 @@ def _entry_answer(kind: str) -> type[serializers.Serializer]:
         "kind": _choice([kind]),
         "payload": payload_serializer(kind, answer=True)(),
         "author": serializers.CharField(allow_null=True),
-        "created": serializers.DateTimeField(),
+        "created_at": serializers.DateTimeField(),
         "client_id": serializers.UUIDField(),
         "dice": serializers.DictField(
             allow_null=True,

@@ -30,7 +30,7 @@ from rules.engine.tracker import LOG_VERSION, TrackerError, setup_from_dict, sta
 
 from . import selectors
 from .scenarios import pick_scenario
-from .services import _existing, _invalid, _lock, _require_writer
+from .services import _existing, _invalid, _lock, _require_writer, same_entry_or_conflict
 
 
 def may_pick_for(user, battle: Battle, warband_id: int) -> bool:
@@ -51,9 +51,11 @@ def _require_picker(user, battle: Battle, warband_ids: Sequence[int]) -> None:
 
 def _require_before_start(battle: Battle) -> None:
     if battle.status != Battle.Status.SCHEDULED:
-        raise Conflict(_("Only a scheduled battle can be set up at the table."))
+        raise Conflict(
+            _("Only a scheduled battle can be set up at the table."), code="battle_not_scheduled"
+        )
     if BattleSetup.objects.filter(battle=battle).exists():
-        raise Conflict(_("This battle is already set up."))
+        raise Conflict(_("This battle is already set up."), code="already_set_up")
 
 
 def _fielded(option: Mapping[str, Any], picked: Sequence[int]) -> list[dict[str, Any]]:
@@ -152,6 +154,7 @@ def battle_log_setup(
     _require_writer(by, battle)
     existing = _existing(battle, client_id)
     if existing is not None:
+        same_entry_or_conflict(existing, "setup", None)
         return existing, False
     _require_before_start(battle)
     participants = {p.warband_id: p for p in battle.participants.all()}

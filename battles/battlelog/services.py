@@ -20,6 +20,7 @@ The setup is written by :mod:`.prebattle`.
 
 from __future__ import annotations
 
+import json
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -135,7 +136,9 @@ def _require_writer(user, battle: Battle) -> None:
     if not access.can_report(user, battle):
         raise PermissionDenied(_("Only the battle's players and the campaign's organisers write."))
     if battle.campaign.archived:
-        raise Conflict(_("This campaign is archived: nothing in it can change."))
+        raise Conflict(
+            _("This campaign is archived: nothing in it can change."), code="campaign_archived"
+        )
 
 
 def _existing(battle: Battle, client_id: uuid.UUID) -> BattleLogEntry | None:
@@ -144,6 +147,19 @@ def _existing(battle: Battle, client_id: uuid.UUID) -> BattleLogEntry | None:
         .filter(battle=battle, client_id=client_id)
         .first()
     )
+
+
+def same_entry_or_conflict(entry: BattleLogEntry, kind: str, payload: Any) -> None:
+    """A replayed ``client_id`` must carry the entry it named: another kind or payload is a
+    ``Conflict`` (409 ``client_id_reused``), never a silent answer with the first entry."""
+    sent = json.loads(json.dumps(payload, default=str)) if isinstance(payload, Mapping) else None
+    kept = {key: value for key, value in (entry.payload or {}).items() if key != "result"}
+    if entry.kind != kind or (sent is not None and sent != kept):
+        raise Conflict(
+            _("This client_id names another entry (seq %(seq)d): make a new one for this entry.")
+            % {"seq": entry.seq},
+            code="client_id_reused",
+        )
 
 
 def _entries(battle: Battle) -> list[dict[str, Any]]:
@@ -271,20 +287,26 @@ def battle_log_append(
     battle = _lock_to_append(battle, by=by, client_id=client_id)
     _require_writer(by, battle)
     if battle.replayed:
-        return _existing(battle, client_id), False
+        existing = _existing(battle, client_id)
+        same_entry_or_conflict(existing, kind, payload)
+        return existing, False
     if kind not in WRITABLE_KINDS:
         raise ValidationError({"kind": [_("Unknown kind of entry: %(kind)s.") % {"kind": kind}]})
     payload = _clean_payload(kind, payload)
     setup = battle.setup
     if setup is None:
-        raise Conflict(_("Set up the battle before logging it."))
+        raise Conflict(_("Set up the battle before logging it."), code="battle_not_set_up")
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
-        raise Conflict(_("This battle has been reported: its log takes only notes now."))
+        raise Conflict(
+            _("This battle has been reported: its log takes only notes now."),
+            code="battle_reported",
+        )
     state = log_state_complete(battle) if kind == "correction" else log_state(battle, setup)
     if state.last_seq >= MAX_ENTRIES:
         raise Conflict(
             _("This battle's log is full (%(max)d entries): finish the battle.")
-            % {"max": MAX_ENTRIES}
+            % {"max": MAX_ENTRIES},
+            code="log_full",
         )
     _check_base_seq(battle, state, kind, payload, base_seq)
     seq = state.last_seq + 1
@@ -350,7 +372,9 @@ def _check_base_seq(battle: Battle, state: BattleState, kind: str, payload, base
                 "The log moved on (now at entry %(seq)d) and touches the same warriors; "
                 "reload and try again."
             )
-            % {"seq": state.last_seq}
+            % {"seq": state.last_seq},
+            code="log_moved_on",
+            last_seq=state.last_seq,
         )
 
 

@@ -14,6 +14,8 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -52,6 +54,24 @@ class CSVRenderer(BaseRenderer):
         return json.dumps(data, ensure_ascii=False).encode(self.charset)
 
 
+class CampaignFilter(filters.FilterSet):
+    mine = filters.BooleanFilter(
+        method="filter_mine",
+        label=gettext_lazy("Only the campaigns I play or organise (true), or the others."),
+    )
+
+    def filter_mine(self, queryset, name, value):
+        user = self.request.user
+        if not user.is_authenticated:
+            return queryset.none() if value else queryset
+        mine = Membership.objects.filter(user=user, active=True).values("campaign_id")
+        return queryset.filter(pk__in=mine) if value else queryset.exclude(pk__in=mine)
+
+    class Meta:
+        model = Campaign
+        fields = ["state"]
+
+
 class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Campaigns the caller may see (member, organiser, or public ones). Reads follow the pages'
     visibility, so anyone may read a public campaign; every write needs a login."""
@@ -59,7 +79,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
     serializer_class = s.CampaignSerializer
-    filterset_fields = ["state"]
+    filterset_class = CampaignFilter
     ordering_fields = ["created_at", "name"]
 
     def get_queryset(self):
@@ -120,7 +140,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         if job is None:
             return self._detail(campaign)
         response = self._detail(campaign, status.HTTP_202_ACCEPTED)
-        response["Location"] = reverse("api-job-detail", args=[job.pk])
+        response["Location"] = request.build_absolute_uri(reverse("api-job-detail", args=[job.pk]))
         return response
 
     @extend_schema(request=s.TransitionSerializer, responses=s.CampaignSerializer)

@@ -49,5 +49,6 @@ def undo_refused_while_a_battle_is_under_way(warband) -> None:
             _(
                 "Not while one of this warband's battles is under way (set up, logged or "
                 "reported): its last change can no longer be undone."
-            )
+            ),
+            code="battle_under_way",
         )

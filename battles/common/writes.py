@@ -21,7 +21,9 @@ def require_organiser(user, campaign: Campaign) -> None:
 
 def require_writable(campaign: Campaign) -> None:
     if campaign.archived:
-        raise Conflict(_("This campaign is archived: nothing in it can change."))
+        raise Conflict(
+            _("This campaign is archived: nothing in it can change."), code="campaign_archived"
+        )
 
 
 def lock_campaign(campaign: Campaign) -> Campaign:
@@ -40,7 +42,9 @@ def lock_battle(battle: Battle, expected_version: int | None) -> Battle:
     if expected_version is not None and int(expected_version) != locked.version:
         raise Conflict(
             _("This battle was changed by someone else (now version %(version)s); reload it.")
-            % {"version": locked.version}
+            % {"version": locked.version},
+            code="stale_version",
+            version=locked.version,
         )
     return locked
 
@@ -68,7 +72,7 @@ def open_battle(battle: Battle, *, user, expected_version: int | None, gate: Gat
         raise PermissionDenied(str(gate.refusal))
     if gate.statuses is not None and battle.status not in gate.statuses:
         clash = gate.frozen_clash if gate.frozen_clash and battle.is_frozen else gate.clash
-        raise Conflict(str(clash) % {"status": battle.get_status_display()})
+        raise Conflict(str(clash) % {"status": battle.get_status_display()}, code="battle_status")
     return battle
 
 

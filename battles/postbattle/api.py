@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from annuminas.converters import parse_id
 from battles.common import access
-from battles.models import Battle, Job, PendingDecision, PostBattleRun, Round
+from battles.models import Battle, BattleParticipant, Job, PendingDecision, PostBattleRun, Round
 from battles.postbattle import (
     battle_resolve_start,
     battle_revert,
@@ -28,6 +28,7 @@ from battles.postbattle.presenters import Names, answer_text, option_labels, pre
 class JobSerializer(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    campaign = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     errors = serializers.DictField(
         source="error_texts",
         child=serializers.CharField(),
@@ -51,7 +52,9 @@ class JobSerializer(serializers.ModelSerializer):
         }
 
     def get_url(self, job: Job) -> str:
-        return reverse("api-job-detail", args=[job.pk])
+        path = reverse("api-job-detail", args=[job.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
 
 
 class ResolveSerializer(serializers.Serializer):
@@ -113,8 +116,8 @@ class AnswerSerializer(serializers.Serializer):
     choice = serializers.JSONField(allow_null=True)
 
 
-def _accepted(job: Job) -> Response:
-    body = JobSerializer(job).data
+def _accepted(job: Job, request=None) -> Response:
+    body = JobSerializer(job, context={"request": request}).data
     return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
 
 
@@ -155,7 +158,7 @@ class BattleResolveView(APIView):
             faces=data.get("faces"),
             options=options,
         )
-        return _accepted(job)
+        return _accepted(job, request)
 
 
 class RoundResolveView(APIView):
@@ -176,18 +179,27 @@ class RoundResolveView(APIView):
         )
         if not access.is_organiser(request.user, round.campaign):
             raise exceptions.PermissionDenied()
-        return _accepted(round_resolve_start(round=round, user=request.user))
+        return _accepted(round_resolve_start(round=round, user=request.user), request)
 
 
 class JobDetailView(APIView):
     @extend_schema(responses=JobSerializer)
     def get(self, request, pk: int):
         job = get_object_or_404(Job.objects.select_related("campaign"), pk=pk)
-        if job.created_by_id != request.user.pk and not access.is_organiser(
-            request.user, job.campaign
+        plays_it = (
+            job.battle_id is not None
+            and request.user.is_authenticated
+            and BattleParticipant.objects.filter(
+                battle_id=job.battle_id, warband__owner=request.user
+            ).exists()
+        )
+        if (
+            job.created_by_id != request.user.pk
+            and not plays_it
+            and not access.is_organiser(request.user, job.campaign)
         ):
             raise exceptions.NotFound()
-        return Response(JobSerializer(job).data)
+        return Response(JobSerializer(job, context={"request": request}).data)
 
 
 class BattlePostBattleView(APIView):

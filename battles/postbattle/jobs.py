@@ -160,7 +160,8 @@ def _already_resolved() -> Conflict:
         _(
             "This battle's post-battle sequence has already been applied; an organiser can "
             "revert it before resolving it again."
-        )
+        ),
+        code="already_resolved",
     )
 
 

@@ -36,7 +36,7 @@ def decision_settle(
             _("Only the owner of %(warband)s decides this.") % {"warband": decision.warband.name}
         )
     if decision.status != PendingDecision.Status.OPEN:
-        raise Conflict(_("This decision was already taken."))
+        raise Conflict(_("This decision was already taken."), code="already_decided")
     declined = handlers[decision.kind](decision, choice)
     decision.choice = choice
     decision.status = (

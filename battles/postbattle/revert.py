@@ -43,7 +43,10 @@ def battle_revert(*, battle: Battle, user) -> PostBattleRun:
         .first()
     )
     if run is None:
-        raise Conflict(_("This battle has no applied post-battle sequence to revert."))
+        raise Conflict(
+            _("This battle has no applied post-battle sequence to revert."),
+            code="nothing_to_revert",
+        )
     results = list(run.results.select_related("warband").order_by("warband_id"))
     for result in results:
         warband = Warband.objects.select_for_update().get(pk=result.warband_id)
@@ -58,7 +61,8 @@ def battle_revert(*, battle: Battle, user) -> PostBattleRun:
                     "%(warband)s has changed since this battle's sequence (a later battle, a "
                     "purchase or an answered decision): it can no longer be reverted."
                 )
-                % {"warband": warband.name}
+                % {"warband": warband.name},
+                code="warband_changed_since",
             )
     for result in results:
         warband_restore(warband=result.warband, snapshot=result.snapshot_before, source=run)

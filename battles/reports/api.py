@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from annuminas.api.conditional import if_none_match, not_modified
 from annuminas.api.versioning import VersionedKind
 from annuminas.converters import IdConverter
 from battles.campaigns import services as campaigns
@@ -37,6 +38,17 @@ def battle_etag(battle: Battle) -> str:
 class BattleFilter(filters.FilterSet):
     campaign = filters.CharFilter(field_name="campaign__slug")
     round = filters.NumberFilter(field_name="round__number")
+    mine = filters.BooleanFilter(
+        method="filter_mine",
+        label=gettext_lazy("Only the battles one of my warbands fights (true), or the others."),
+    )
+
+    def filter_mine(self, queryset, name, value):
+        user = self.request.user
+        if not user.is_authenticated:
+            return queryset.none() if value else queryset
+        mine = Battle.objects.filter(participants__warband__owner=user).values("pk")
+        return queryset.filter(pk__in=mine) if value else queryset.exclude(pk__in=mine)
 
     class Meta:
         model = Battle
@@ -70,11 +82,11 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
         return Response(serializer.data, status=code, headers={"ETag": battle_etag(battle)})
 
-    @extend_schema(responses=s.BattleDetailSerializer)
+    @extend_schema(responses={200: s.BattleDetailSerializer, 304: None})
     def retrieve(self, request, pk=None):
         battle = self.get_object()
-        if request.headers.get("If-None-Match") == battle_etag(battle):
-            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        if if_none_match(request, battle_etag(battle)):
+            return not_modified(battle_etag(battle))
         serializer = s.BattleDetailSerializer(battle, context=self.get_serializer_context())
         return Response(serializer.data, headers={"ETag": battle_etag(battle)})
 

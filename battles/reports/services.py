@@ -261,7 +261,10 @@ def battle_correct(
     require_organiser(by, battle.campaign)
     battle = open_battle(battle, user=by, expected_version=expected_version, gate=CORRECT)
     if not battle.is_frozen or battle.is_bye:
-        raise Conflict(_("Only a confirmed report is corrected; this one can still be reported."))
+        raise Conflict(
+            _("Only a confirmed report is corrected; this one can still be reported."),
+            code="battle_status",
+        )
     reason = _reason(reason, _("Say why the report is corrected."))
     before = _report_snapshot(battle)
     _apply_report(battle, report, check_fighter_status=False)

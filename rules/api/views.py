@@ -56,7 +56,11 @@ class RollView(RulesAPIView):
     @extend_schema(
         responses=OpenApiTypes.OBJECT,
         request=RollSerializer,
-        examples=[OpenApiExample("2D6 with a seed", value={"expression": "2D6", "seed": 42})],
+        examples=[
+            OpenApiExample(
+                "2D6 with a seed", request_only=True, value={"expression": "2D6", "seed": 42}
+            )
+        ],
         summary="Roll dice",
         description="Faces, total and the seed (chosen and returned when none is given).",
     )
@@ -104,8 +108,12 @@ class CheckView(RulesAPIView):
         request=DiceSourceSerializer,
         parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=sorted(CHECKS))],
         examples=[
-            OpenApiExample("Mablung's I test", value={"value": 3, "seed": 7}),
-            OpenApiExample("L test with the dice rolled", value={"leadership": 7, "faces": [3, 4]}),
+            OpenApiExample("Mablung's I test", request_only=True, value={"value": 3, "seed": 7}),
+            OpenApiExample(
+                "L test with the dice rolled",
+                request_only=True,
+                value={"leadership": 7, "faces": [3, 4]},
+            ),
         ],
         summary="Resolve a check",
         description=(
@@ -140,6 +148,7 @@ class AttackView(RulesAPIView):
         examples=[
             OpenApiExample(
                 "Two attacks against light armour and shield",
+                request_only=True,
                 value={
                     "kind": "melee",
                     "attacker": {"ws": 4, "s": 4, "a": 2, "weapon": "espada"},
@@ -172,6 +181,7 @@ class OddsView(RulesAPIView):
         examples=[
             OpenApiExample(
                 "Bow against heavy armour and shield",
+                request_only=True,
                 value={
                     "kind": "shooting",
                     "attacker": {"bs": 3, "weapon": "arco-largo"},

@@ -254,7 +254,8 @@ def test_create_open_join_and_play_through_the_api(league_content):
     assert reported["ETag"] == f'"battle-{battle["id"]}-v2"'
     stale = client_for(player_b).post(url + "confirm/", {}, HTTP_IF_MATCH=got["ETag"])
     assert stale.status_code == 409
-    assert stale.json()["error"]["code"] == "conflict"
+    assert stale.json()["error"]["code"] == "stale_version"
+    assert stale.json()["error"]["version"] == 2
     confirmed = client_for(player_b).post(url + "confirm/", {"version": 2})
     assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
     again = client_for(player_a).post(url + "report/", report, format="json")

@@ -32,7 +32,7 @@ def test_resolve_answers_202_with_a_job_url(league, battle, django_capture_on_co
         response = client.post(f"/api/v1/battles/{battle.pk}/resolve/", {"seed": 5}, format="json")
     assert response.status_code == 202
     body = response.json()
-    assert response["Location"] == body["url"] == f"/api/v1/jobs/{body['id']}/"
+    assert response["Location"] == body["url"] == f"http://testserver/api/v1/jobs/{body['id']}/"
     job = client.get(body["url"]).json()
     assert job["status"] == "succeeded"
     assert job["progress"] == {"done": 1, "failed": 0, "total": 1, "percent": 100}
@@ -134,7 +134,7 @@ def test_revert_through_the_api(league, battle, django_capture_on_commit_callbac
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONFIRMED
     again = client.post(f"/api/v1/battles/{battle.pk}/revert/")  # nothing left to revert
-    assert again.status_code == 409 and again.json()["error"]["code"] == "conflict"
+    assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_to_revert"
 
 
 def test_job_is_private_to_organisers_and_its_creator(league, battle, make_user):
@@ -195,7 +195,7 @@ def test_resolving_a_resolved_battle_is_a_409_and_creates_no_job(league, battle,
         response = client.post(f"/api/v1/battles/{battle.pk}/resolve/")
         assert response.status_code == 409
         error = response.json()["error"]
-        assert error["code"] == "conflict" and error["message"] and error["fields"] == {}
+        assert error["code"] == "already_resolved" and error["message"] and error["fields"] == {}
     assert list(Job.objects.values_list("pk", "status")) == jobs
     assert PostBattleRun.objects.get().job_id == jobs[0][0]  # the applied run stays with its job
 

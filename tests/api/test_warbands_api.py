@@ -123,7 +123,8 @@ def test_update_needs_the_current_version(warband, client):
     ok = client.patch(url, {"name": "Los Osos", "version": warband.version})
     assert ok.status_code == 200 and ok.json()["version"] == warband.version + 1
     stale = client.patch(url, {"name": "Tarde", "version": warband.version})
-    assert_error(stale, 409, "conflict")
+    error = assert_error(stale, 409, "stale_version")
+    assert error["version"] == warband.version + 1
     assert Warband.objects.get(pk=warband.pk).name == "Los Osos"
 
 
@@ -133,7 +134,7 @@ def test_if_match_is_an_alternative_to_version(warband, client):
     ok = client.patch(url, {"notes": "Con ETag"}, HTTP_IF_MATCH=etag)
     assert ok.status_code == 200
     assert ok["ETag"] != etag
-    assert_error(client.patch(url, {"notes": "Viejo"}, HTTP_IF_MATCH=etag), 409, "conflict")
+    assert_error(client.patch(url, {"notes": "Viejo"}, HTTP_IF_MATCH=etag), 409, "stale_version")
     assert Warband.objects.get(pk=warband.pk).notes == "Con ETag"
 
 
@@ -146,7 +147,7 @@ def test_stale_version_on_a_purchase_changes_nothing(warband, client):
         f"/api/v1/warbands/{warband.pk}/fighters/",
         {"fighter_type": "campeon-mercenario", "name": "Tarde", "version": version},
     )
-    assert_error(response, 409, "conflict")
+    assert_error(response, 409, "stale_version")
     assert Warband.objects.get(pk=warband.pk).treasury == 440
     assert not Fighter.objects.filter(name="Tarde").exists()
 

@@ -120,7 +120,7 @@ def test_deleting_a_warband_that_joined_a_campaign_is_409(make_league):
         warband = league.warband(index)
         api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
         api.force_authenticate(league.user(index))
-        error = assert_error(api.delete(url(warband)), 409, "conflict")
+        error = assert_error(api.delete(url(warband)), 409, "warband_on_record")
         assert "cannot be deleted" in error["message"]
         assert Warband.objects.filter(pk=warband.pk).exists()
     assert battle.participants.count() == 2

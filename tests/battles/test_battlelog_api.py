@@ -241,7 +241,8 @@ def test_a_stale_entry_touching_the_same_warrior_is_a_conflict(table):
         payload={"fighter": b[1], "status": "knocked_down", "by": a[0]},
         base_seq=seen,
     )
-    assert conflict["error"]["code"] == "conflict"
+    assert conflict["error"]["code"] == "log_moved_on"
+    assert conflict["error"]["last_seq"] > seen
     table.post(
         table.phone_b,
         "status",

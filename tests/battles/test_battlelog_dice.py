@@ -86,7 +86,7 @@ def test_a_log_takes_at_most_its_bound(table, monkeypatch):
     table.post(table.phone_a, "note", payload={"text": "uno"})
     table.post(table.phone_a, "note", payload={"text": "dos"})
     full = table.post(table.phone_a, "note", expect=409, payload={"text": "tres"})["error"]
-    assert "lleno" in full["message"] and full["code"] == "conflict"
+    assert "lleno" in full["message"] and full["code"] == "log_full"
 
 
 def _append_statements(table: Table) -> list[str]:

@@ -182,7 +182,7 @@ def test_a_big_league_recomputes_in_a_job(
     assert response.status_code == 202, response.content
     assert len(callbacks) == 1
     job = Job.objects.get(campaign=campaign, kind=Job.Kind.STANDINGS)
-    assert response["Location"] == reverse("api-job-detail", args=[job.pk])
+    assert response["Location"] == "http://testserver" + reverse("api-job-detail", args=[job.pk])
     assert (job.status, job.done, job.total, job.created_by) == (
         Job.Status.SUCCEEDED,
         1,

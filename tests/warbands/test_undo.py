@@ -199,12 +199,14 @@ def test_the_api_shows_and_undoes_the_last_change(warband, captain, user):
     assert body["undo"] == {"code": "bought", "change": "the purchase of Sword"}
 
     stale = api.post(url + "undo/", {"version": body["version"] - 1}, format="json")
-    assert stale.status_code == 409 and set(stale.json()["error"]) == {"code", "message", "fields"}
+    assert stale.status_code == 409
+    assert set(stale.json()["error"]) == {"code", "message", "fields", "version"}
+    assert stale.json()["error"]["code"] == "stale_version"
     done = api.post(url + "undo/", {"version": body["version"]}, format="json")
     assert done.status_code == 200, done.json()
     assert done.json()["undone"] == "the purchase of Sword"
     assert done.json()["warband"]["undo"] is None
     assert done["ETag"] == fresh(warband).etag
     again = api.post(url + "undo/", {}, format="json")
-    assert again.status_code == 409 and again.json()["error"]["code"] == "conflict"
+    assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_to_undo"
     assert not captain.equipment.exists()

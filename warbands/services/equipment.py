@@ -234,7 +234,9 @@ def equipment_buy(
 def _roster_item(locked: Warband, item: EquipmentItem | int) -> EquipmentItem:
     found = roster_row(locked, EquipmentItem, item, ("equipment", "fighter", "group"))
     if found is None:
-        raise Conflict(_("This item is no longer in the warband: reload and try again."))
+        raise Conflict(
+            _("This item is no longer in the warband: reload and try again."), code="item_gone"
+        )
     return found
 
 

@@ -124,7 +124,8 @@ def warband_undo(*, warband: Warband, expected_version: int | None = None) -> st
             _(
                 "There is nothing to undo: only the last change can be undone, and only while "
                 "nothing else has changed in the warband since."
-            )
+            ),
+            code="nothing_to_undo",
         )
     constraints.check_undo(warband=locked)  # e.g. one of its battles is under way
     words = undo_point_text(point)

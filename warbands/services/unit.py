@@ -316,7 +316,9 @@ def check_version(locked: Warband, expected_version: int | None) -> None:
                 "This warband was changed elsewhere (it is now at version %(current)d, "
                 "you had version %(expected)d): reload it and try again."
             )
-            % {"current": locked.version, "expected": expected}
+            % {"current": locked.version, "expected": expected},
+            code="stale_version",
+            version=locked.version,
         )
 
 

@@ -107,7 +107,8 @@ def warband_delete(*, warband: Warband, expected_version: int | None = None) -> 
                 "%(name)s has joined a campaign or played battles, which keep it on their "
                 "record: it cannot be deleted."
             )
-            % {"name": locked.name}
+            % {"name": locked.name},
+            code="warband_on_record",
         ) from exc
 
 

@@ -140,7 +140,10 @@ def campaign_update(
     campaign = lock_campaign(campaign)
     require_writable(campaign)
     if campaign.state == Campaign.State.FINISHED:
-        raise Conflict(_("This campaign is finished: its rules can no longer change."))
+        raise Conflict(
+            _("This campaign is finished: its rules can no longer change."),
+            code="campaign_finished",
+        )
     clean = _clean_campaign(changes or {}, current=campaign)
     scoring_before = [getattr(campaign, name) for name in scoring_keys()]
     for name, value in clean.items():
@@ -169,7 +172,8 @@ def campaign_transition(*, campaign: Campaign, by, state: str) -> Campaign:
             % {
                 "from": campaign.get_state_display(),
                 "to": dict(Campaign.State.choices).get(state, state),
-            }
+            },
+            code="invalid_transition",
         )
     if state == Campaign.State.RUNNING:
         players = campaign.memberships.filter(active=True, warband__isnull=False).count()
@@ -189,7 +193,9 @@ def campaign_archive(*, campaign: Campaign, by, archived: bool = True) -> Campai
     require_organiser(by, campaign)
     campaign = lock_campaign(campaign)
     if archived and campaign.state not in (Campaign.State.DRAFT, Campaign.State.FINISHED):
-        raise Conflict(_("Only a draft or a finished campaign can be archived."))
+        raise Conflict(
+            _("Only a draft or a finished campaign can be archived."), code="invalid_transition"
+        )
     campaign.archived = archived
     campaign._change_reason = _("Archived") if archived else _("Restored from the archive")
     campaign.save(update_fields=["archived", "updated_at"])

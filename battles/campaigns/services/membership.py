@@ -64,7 +64,7 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
                 campaign=campaign, user=user, warband=warband, role=Membership.Role.PLAYER
             )
     except IntegrityError as error:  # a concurrent join of the same user
-        raise Conflict(_("You already joined this campaign.")) from error
+        raise Conflict(_("You already joined this campaign."), code="already_joined") from error
 
 
 WARBAND_IN_RUNNING_CAMPAIGN = "warband_in_running_campaign"

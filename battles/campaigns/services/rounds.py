@@ -37,11 +37,15 @@ def round_open(*, campaign: Campaign, by) -> Round:
     campaign = lock_campaign(campaign)
     require_writable(campaign)
     if campaign.state != Campaign.State.RUNNING:
-        raise Conflict(_("Rounds can only be opened while the campaign is running."))
+        raise Conflict(
+            _("Rounds can only be opened while the campaign is running."),
+            code="campaign_not_running",
+        )
     last = campaign.rounds.order_by("-number").first()
     if last and last.status == Round.Status.OPEN:
         raise Conflict(
-            _("Round %(number)s is still open: close it first.") % {"number": last.number}
+            _("Round %(number)s is still open: close it first.") % {"number": last.number},
+            code="round_open",
         )
     return Round.objects.create(campaign=campaign, number=(last.number + 1) if last else 1)
 
@@ -54,7 +58,7 @@ def round_close(*, round: Round, by) -> Round:
     require_writable(campaign)
     round = Round.objects.select_for_update().get(pk=round.pk)
     if round.status == Round.Status.CLOSED:
-        raise Conflict(_("This round is already closed."))
+        raise Conflict(_("This round is already closed."), code="round_closed")
     pending = round.battles.exclude(
         status__in=[Battle.Status.CONFIRMED, Battle.Status.RESOLVED]
     ).count()
@@ -152,12 +156,15 @@ def pairings_generate(*, round: Round, by, method: str) -> list[Battle]:
     require_writable(campaign)
     round = Round.objects.select_for_update().get(pk=round.pk)
     if round.status != Round.Status.OPEN:
-        raise Conflict(_("This round is closed."))
+        raise Conflict(_("This round is closed."), code="round_closed")
     if method not in (Round.Method.SWISS, Round.Method.RATING):
         raise ValidationError({"method": _("Choose Swiss or nearest rating pairings.")})
     existing = round.battles.all()
     if existing.filter(is_bye=False).exclude(status=Battle.Status.SCHEDULED).exists():
-        raise Conflict(_("Some battles of this round are already reported: edit them by hand."))
+        raise Conflict(
+            _("Some battles of this round are already reported: edit them by hand."),
+            code="battle_reported",
+        )
     existing.delete()
     players = active_players(campaign)
     if len(players) < 2:
@@ -233,12 +240,15 @@ def pairing_create(
     campaign = lock_campaign(campaign)
     require_writable(campaign)
     if campaign.state != Campaign.State.RUNNING:
-        raise Conflict(_("Battles can only be set while the campaign is running."))
+        raise Conflict(
+            _("Battles can only be set while the campaign is running."),
+            code="campaign_not_running",
+        )
     if round is not None:
         if round.campaign_id != campaign.pk:
             raise ValidationError({"round": _("That round belongs to another campaign.")})
         if round.status != Round.Status.OPEN:
-            raise Conflict(_("This round is closed."))
+            raise Conflict(_("This round is closed."), code="round_closed")
     warbands = _pairing_warbands(campaign, round, warband_ids)
     if round is not None and round.pairing_method != Round.Method.MANUAL:
         Round.objects.filter(pk=round.pk).update(pairing_method=Round.Method.MANUAL)
@@ -249,9 +259,12 @@ def pairing_create(
 
 def _editable_pairing(battle: Battle) -> None:
     if battle.round_id and battle.round.status != Round.Status.OPEN:
-        raise Conflict(_("This round is closed."))
+        raise Conflict(_("This round is closed."), code="round_closed")
     if not (battle.status == Battle.Status.SCHEDULED or battle.is_bye):
-        raise Conflict(_("This battle is already reported: its pairing can no longer change."))
+        raise Conflict(
+            _("This battle is already reported: its pairing can no longer change."),
+            code="battle_reported",
+        )
 
 
 @transaction.atomic

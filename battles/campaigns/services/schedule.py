@@ -71,10 +71,12 @@ def round_schedule(
         raise PermissionDenied(_("Only an organiser of this campaign may do that."))
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.archived:
-        raise Conflict(_("This campaign is archived: nothing in it can change."))
+        raise Conflict(
+            _("This campaign is archived: nothing in it can change."), code="campaign_archived"
+        )
     round = Round.objects.select_for_update().get(pk=round.pk)
     if round.status == Round.Status.CLOSED:
-        raise Conflict(_("This round is closed: its dates no longer change."))
+        raise Conflict(_("This round is closed: its dates no longer change."), code="round_closed")
     if closes_at is not None and timezone.is_naive(closes_at):
         closes_at = timezone.make_aware(closes_at)
     round_dates_check(starts_on=starts_on, closes_at=closes_at, previous_closes_at=round.closes_at)

@@ -15,6 +15,8 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from annuminas.api.conditional import if_none_match, not_modified
+
 from ... import services
 from ...models import HenchmanGroup, Warband
 from ...presentation import download_filename
@@ -99,7 +101,9 @@ class WarbandViewSet(
         warband = services.warband_create(owner=request.user, **serializer.validated_data)
         response = Response(s.WarbandSerializer(warband).data, status=status.HTTP_201_CREATED)
         response["ETag"] = warband.etag
-        response["Location"] = reverse("api-warband-detail", args=[warband.pk])
+        response["Location"] = request.build_absolute_uri(
+            reverse("api-warband-detail", args=[warband.pk])
+        )
         return response
 
     @extend_schema(
@@ -110,7 +114,7 @@ class WarbandViewSet(
     def retrieve(self, request, pk=None):
         warband = self.get_object()
         etag = WARBAND_VERSION.read_etag(warband.pk, warband.version)
-        if request.headers.get("If-None-Match") == etag:
+        if if_none_match(request, etag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response(s.WarbandSerializer(warband).data)
@@ -175,7 +179,7 @@ class WarbandViewSet(
 
     @extend_schema(
         summary=_("The whole roster (Hoja de Control de Banda) in one response"),
-        responses={200: s.SheetSerializer, 404: ERRORS[404]},
+        responses={200: s.SheetSerializer, 304: None, 404: ERRORS[404]},
         tags=["warbands"],
     )
     @action(detail=True, methods=["get"])
@@ -184,8 +188,8 @@ class WarbandViewSet(
             Warband.objects.only(*KEY_FIELDS, "owner_id"), pk=pk, owner=request.user
         )
         etag = WARBAND_VERSION.read_etag(head.pk, head.version)
-        if request.headers.get("If-None-Match") == etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        if if_none_match(request, etag):
+            return not_modified(etag)
         # The serialized sheet is cached per version (bumped by every roster write) and language
         # (``warbands.sheet_cache``, which also renders it ahead after a write).
         data = cache.get(api_key(head, get_language()))
@@ -231,7 +235,9 @@ class WarbandViewSet(
         # The service checks the document field by field (a 400 naming the field).
         warband = services.warband_import(owner=request.user, data=request.data)
         response = Response(s.WarbandSerializer(warband).data, status=status.HTTP_201_CREATED)
-        response["Location"] = reverse("api-warband-detail", args=[warband.pk])
+        response["Location"] = request.build_absolute_uri(
+            reverse("api-warband-detail", args=[warband.pk])
+        )
         return response
 
     @list_and_write_schema(
