@@ -472,3 +472,14 @@ def test_the_service_worker_and_the_manifest_are_served(at_table):
     post(phone, url, op="setup")
     page = phone.get(url).content.decode()
     assert "manifest.webmanifest" in page and "js/table.js" in page
+
+
+def test_home_leads_to_the_table_while_a_battle_is_set_up(at_table):
+    league, battle, url = at_table
+    phone = browser(league.user(0))
+    assert 'data-testid="go-to-table"' not in phone.get("/").content.decode()
+    post(phone, url, op="setup")
+    home = phone.get("/").content.decode()
+    assert f'href="{url}"' in home.split('data-testid="go-to-table"')[0].rsplit("<a", 1)[1]
+    opponent = browser(league.user(1)).get("/").content.decode()
+    assert 'data-testid="go-to-table"' in opponent
