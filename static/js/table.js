@@ -42,7 +42,8 @@
       return el.checked !== el.defaultChecked;
     }
     if (el.tagName === "SELECT") {
-      return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      var initial = Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; });
+      return el.selectedIndex !== (initial < 0 ? 0 : initial);
     }
     return el.value !== el.defaultValue;
   }
@@ -213,7 +214,7 @@
           return response.text().then(function (html) {
             clearErrors(form);
             form.reset();
-            swapLive(html, form.closest("[id]"));
+            swapLive(html, form.closest(".fighter-card") || form.closest("[id]"));
           });
         }
         return response.json().then(function (data) {
