@@ -199,6 +199,14 @@
   function submit(form, submitter, extra) {
     var body = formBody(form, submitter, extra);
     if (!navigator.onLine) {
+      // Kept to be sent later, unasked by the server: a decisive entry asks here first (a rout
+      // test only when dice are typed: the server rolls the others).
+      var ask = form.dataset.ask;
+      if (ask && (form.dataset.key.indexOf("due-rout") !== 0 || body.get("faces"))) {
+        if (!window.confirm(ask)) {
+          return;
+        }
+      }
       enqueue(form, body);
       return;
     }

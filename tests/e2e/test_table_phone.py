@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from battles.battlelog import prebattle, services
 from battles.models import BattleLogEntry
 from tests.battles.factories import build_league, first_battle
-from tests.e2e.a11y import axe_violations
+from tests.e2e.a11y import ALLOWED, ENGLISH_WORDS, axe_violations, leaked_words
 from tests.e2e.conftest import CHROMIUM  # noqa: F401 - the browser fixture skips without it
 from warbands import services as warband_services
 from warbands.content_loader import content_pack_load
@@ -281,6 +281,7 @@ def test_the_table_passes_axe_has_big_tap_targets_and_speaks_spanish(
         text = page.locator("#table").inner_text()
         for raw in ("out_of_action", "in_play", "knocked_down", "stupidity", "to hit"):
             assert raw not in text
+        assert leaked_words(text, ENGLISH_WORDS, ALLOWED) == []
         if width == 390:
             assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
