@@ -333,23 +333,6 @@ def fighter_rows(state, names: Names) -> list[dict[str, Any]]:
     return data["sides"]
 
 
-def weapons(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each warrior's weapons from the setup's equipment, for the attack form."""
-    return [
-        {
-            "fighter": fighter["id"],
-            "name": fighter["name"],
-            "weapons": [
-                {"slug": slug, "name": WEAPONS[slug].name, "kind": WEAPONS[slug].kind}
-                for slug in fighter["equipment"]
-                if slug in WEAPONS and WEAPONS[slug].kind in ("melee", "missile")
-            ],
-        }
-        for side in sides
-        for fighter in side["fighters"]
-    ]
-
-
 def correctable(entries, state, names: Names) -> list[dict[str, Any]]:
     """The recent entries a correction may still point at (not corrected yet, nor the setup)."""
     return [

@@ -372,7 +372,7 @@ def battle_log_live(request: HttpRequest, pk: int) -> HttpResponse:
     if not last:
         raise Http404
     if request.GET.get("seen") == str(last[0]):
-        return HttpResponse(status=204)  # nothing new: htmx keeps the page (and what is typed)
+        return HttpResponse(status=204)  # nothing new: the page keeps what it shows
     return render(request, "battles/log/_live.html", _live_context(battle, request.user))
 
 
