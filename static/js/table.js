@@ -216,29 +216,16 @@
       button.setAttribute("aria-busy", "true");
     }
     post(body)
-      .then(function (response) {
-        var type = response.headers.get("Content-Type") || "";
-        if (response.ok && type.indexOf("text/html") === 0) {
-          return response.text().then(function (html) {
-            clearErrors(form);
-            form.reset();
-            swapLive(html, form.closest(".fighter-card") || form.closest("[id]"));
-          });
+      .then(
+        function (response) {
+          return answered(form, submitter, extra, response);
+        },
+        function () {
+          enqueue(form, body); // the network dropped on the way: kept, sent when it returns
         }
-        return response.json().then(function (data) {
-          if (data.redirect) {
-            window.location.assign(data.redirect);
-          } else if (data.confirm) {
-            if (window.confirm(data.confirm)) {
-              submit(form, submitter, Object.assign({}, extra, { confirmed: "1" }));
-            }
-          } else {
-            showErrors(form, data.errors);
-          }
-        });
-      })
+      )
       .catch(function () {
-        enqueue(form, body); // the network dropped on the way: kept, sent when it returns
+        showErrors(form, { __all__: [text.textRefused] });
       })
       .then(function () {
         sending = false;
@@ -246,6 +233,34 @@
           button.removeAttribute("aria-busy");
         }
       });
+  }
+  function isJson(response) {
+    return (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+  }
+  function answered(form, submitter, extra, response) {
+    var type = response.headers.get("Content-Type") || "";
+    if (response.ok && type.indexOf("text/html") === 0) {
+      return response.text().then(function (html) {
+        clearErrors(form);
+        form.reset();
+        swapLive(html, form.closest(".fighter-card") || form.closest("[id]"));
+      });
+    }
+    if (!isJson(response)) {
+      showErrors(form, { __all__: [text.textRefused + " (" + response.status + ")"] });
+      return null;
+    }
+    return response.json().then(function (data) {
+      if (data.redirect) {
+        window.location.assign(data.redirect);
+      } else if (data.confirm) {
+        if (window.confirm(data.confirm)) {
+          submit(form, submitter, Object.assign({}, extra, { confirmed: "1" }));
+        }
+      } else {
+        showErrors(form, data.errors);
+      }
+    });
   }
 
   document.addEventListener("submit", function (event) {
@@ -419,6 +434,10 @@
               swapLive(html);
               return store("readwrite", function (s) { return s.delete(item.n); }).then(next);
             });
+          }
+          if (!isJson(response)) {
+            item.conflict = text.textRefused + " (" + response.status + ")";
+            return store("readwrite", function (s) { return s.put(item); }).then(next);
           }
           return response.json().then(function (data) {
             var message = ((data.errors || {}).__all__ || [text.textRefused]).join(" ");
