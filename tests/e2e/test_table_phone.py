@@ -257,8 +257,13 @@ def test_the_table_passes_axe_has_big_tap_targets_and_speaks_spanish(
     browser, live_server, password, table, width
 ):
     league, battle, url = table
-    a = league.warband(0)
+    a, b = league.warband(0), league.warband(1)
     captain = Fighter.objects.get(warband=a, is_leader=True)
+    theirs = list(Fighter.objects.filter(warband=b).order_by("pk"))
+    mine = Fighter.objects.filter(warband=a, is_leader=False).order_by("pk").first()
+    # A combat on the page (its form, the warriors' "fights" line) and a warrior down.
+    log(battle, league.user(0), "charge", {"charger": mine.pk, "targets": [theirs[0].pk]})
+    log(battle, league.user(0), "status", {"fighter": theirs[1].pk, "status": "out_of_action"})
     viewport = {"width": width, "height": 900}
     ctx, page, errors = phone(browser, live_server, league.user(0), password, viewport)
     try:
@@ -266,6 +271,8 @@ def test_the_table_passes_axe_has_big_tap_targets_and_speaks_spanish(
         page.get_by_test_id(f"card-{captain.pk}").click()
         page.get_by_test_id(f"act-attack-{captain.pk}").click()
         page.get_by_test_id("bar-log").click()
+        expect(page.get_by_test_id("combats")).to_be_visible()
+        expect(page.get_by_test_id(f"engaged-{mine.pk}")).to_be_visible()
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/table-{width}.png", full_page=True)
         assert axe_violations(page) == []
