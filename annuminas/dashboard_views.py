@@ -6,6 +6,8 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from battles.battlelog.selectors import battle_at_table
+
 from . import views
 from .dashboard import dashboard_for
 
@@ -18,7 +20,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "annuminas/dashboard.html",
-        {"dashboard": dashboard, "waiting_count": dashboard.waiting_count},
+        {
+            "dashboard": dashboard,
+            "waiting_count": dashboard.waiting_count,
+            "at_table": battle_at_table(request.user),
+        },
     )
 
 

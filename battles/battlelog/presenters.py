@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from rules.engine import WEAPONS
 from rules.engine import vocabulary as vocab
@@ -18,7 +18,7 @@ from rules.engine.checks import LABELS as CHECK_KINDS
 from rules.engine.tracker import CORRECTABLE
 from rules.engine.tracker.due import can_strike
 from rules.engine.tracker.specs import attacker_spec, default_hands
-from rules.presenters import CODE_LABELS, weapon_name
+from rules.presenters import CODE_LABELS, roll_purpose, weapon_name
 
 STATUS_LABELS = {
     "in_play": gettext_lazy("in play"),
@@ -335,23 +335,6 @@ def fighter_rows(state, names: Names) -> list[dict[str, Any]]:
     return data["sides"]
 
 
-def weapons(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each warrior's weapons from the setup's equipment, for the attack form."""
-    return [
-        {
-            "fighter": fighter["id"],
-            "name": fighter["name"],
-            "weapons": [
-                {"slug": slug, "name": WEAPONS[slug].name, "kind": WEAPONS[slug].kind}
-                for slug in fighter["equipment"]
-                if slug in WEAPONS and WEAPONS[slug].kind in ("melee", "missile")
-            ],
-        }
-        for side in sides
-        for fighter in side["fighters"]
-    ]
-
-
 def correctable(entries, state, names: Names) -> list[dict[str, Any]]:
     """The recent entries a correction may still point at (not corrected yet, nor the setup)."""
     return [
@@ -359,3 +342,110 @@ def correctable(entries, state, names: Names) -> list[dict[str, Any]]:
         for e in entries
         if e.kind in CORRECTABLE and e.seq not in state.corrected
     ]
+
+
+PROFILE_ABBREVIATIONS = {
+    "m": pgettext_lazy("profile", "M"),
+    "ws": pgettext_lazy("profile", "WS"),
+    "bs": pgettext_lazy("profile", "BS"),
+    "s": pgettext_lazy("profile", "S"),
+    "t": pgettext_lazy("profile", "T"),
+    "w": pgettext_lazy("profile", "W"),
+    "i": pgettext_lazy("profile", "I"),
+    "a": pgettext_lazy("profile", "A"),
+    "ld": pgettext_lazy("profile", "Ld"),
+}
+OUT = "out_of_action"
+
+
+def fighter_cards(state, names: Names) -> list[dict[str, Any]]:
+    """Each side's warriors as the table page's cards: his profile in short, wounds, status,
+    this turn's states, whom he fights, and what his card offers to log (the enemies he may
+    charge or shoot, his missile weapons, the fear-causing enemies he may test against). An
+    out-of-action warrior offers nothing to log but a change of status."""
+    sides = fighter_rows(state, names)
+    in_play = {
+        f["id"]: {"id": f["id"], "name": f["name"], "side": side["warband"]}
+        for side in sides
+        for f in side["fighters"]
+        if f["status"] != OUT
+    }
+    fear = {f.id for f in state.fighters.values() if state.causes_fear(f)}
+    kinds = ("missile",) if state.setup.strict else ("missile", "melee")
+    for side in sides:
+        enemies = [f for f in in_play.values() if f["side"] != side["warband"]]
+        for fighter in side["fighters"]:
+            setup = state.setups[fighter["id"]]
+            combat = state.combat_of(fighter["id"])
+            fighter["profile"] = [
+                (str(abbr), setup.profile[key])
+                for key, abbr in PROFILE_ABBREVIATIONS.items()
+                if key in setup.profile
+            ]
+            fighter["max_wounds"] = setup.profile.get("w", 1)
+            fighter["acts"] = fighter["status"] != OUT
+            fighter["engaged_with"] = (
+                [names.fighter(e) for e in combat.contacts(fighter["id"])] if combat else []
+            )
+            fighter["enemies"] = enemies
+            fighter["fear_of"] = [e for e in enemies if e["id"] in fear]
+            fighter["missiles"] = [
+                {"value": f"{fighter['id']}:{slug}", "name": WEAPONS[slug].name}
+                for slug in setup.equipment
+                if slug in WEAPONS and WEAPONS[slug].kind in kinds
+            ]
+            fighter["fleeing"] = fighter["status"] == "fleeing"
+            fighter["ids"] = {form: uuid.uuid4() for form in CARD_FORMS}
+    return sides
+
+
+CARD_FORMS = ("attack", "charge", "status", "fear", "alone", "charged", "disengage")
+
+
+def dice_lines(entry: Any, names: Names) -> list[dict[str, Any]]:
+    """An entry's rolled dice, step by step in words (each step's purpose, who against whom,
+    the faces): what the log shows folded under the entry's line."""
+    audit = entry.dice if not isinstance(entry, dict) else entry.get("dice")
+    record = (audit or {}).get("record") or ()
+    steps: list[dict[str, Any]] = []
+    for roll in record:
+        key = (roll.get("purpose", ""), roll.get("scope", ""), roll.get("reroll_of") is not None)
+        if steps and steps[-1]["key"] == key:
+            steps[-1]["faces"].extend(roll.get("faces") or ())
+            continue
+        steps.append({"key": key, "faces": list(roll.get("faces") or ())})
+    for step in steps:
+        purpose, scope, reroll = step.pop("key")
+        step["purpose"] = roll_purpose(purpose) if purpose else _("dice")
+        step["reroll"] = reroll
+        step["scope"] = scope_label(scope, names)
+    return steps
+
+
+def scope_label(scope: str, names: Names) -> str:
+    """``"12>31"`` (who rolls against whom) in names, when the log knows them."""
+    if not scope:
+        return ""
+    parts = [names.fighter(int(p)) if p.isdigit() else None for p in scope.split(">")]
+    return " → ".join(str(p) for p in parts) if all(parts) else ""
+
+
+def plan_lines(plan: dict[str, Any]) -> dict[str, Any]:
+    """A dice plan in words: the steps the typed dice filled, each with its faces, and what
+    is asked next ("3 dice to hit")."""
+    done = [
+        {"purpose": roll_purpose(step["purpose"]), "faces": step["faces"]} for step in plan["done"]
+    ]
+    following = plan["next"]
+    asked = None
+    if following is not None:
+        asked = ngettext(
+            "%(count)s more die (%(dice)s): %(purpose)s",
+            "%(count)s more dice (%(dice)s): %(purpose)s",
+            following["missing"],
+        ) % {
+            "count": following["missing"],
+            "dice": following["dice"],
+            "purpose": roll_purpose(following["purpose"]),
+        }
+    return {"done": done, "next": asked, "surplus": plan["surplus"], "complete": plan["complete"]}

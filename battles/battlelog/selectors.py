@@ -130,3 +130,17 @@ def with_participants(battle: Battle) -> Battle:
         .prefetch_related("participants__warband", "campaign__memberships")
         .get(pk=battle.pk)
     )
+
+
+def battle_at_table(user) -> Battle | None:
+    """His latest battle set up at the table and not yet reported (the home page's way to the
+    table), or None. One query."""
+    return (
+        Battle.objects.filter(
+            status=Battle.Status.SCHEDULED,
+            participants__warband__owner=user,
+            log_setup__isnull=False,
+        )
+        .order_by("-log_setup__pk")
+        .first()
+    )

@@ -8,6 +8,8 @@ from . import scenario_views, views
 urlpatterns = [
     path("battles/<id:pk>/table/", views.battle_log_page, name="battle-log"),
     path("battles/<id:pk>/table/live/", views.battle_log_live, name="battle-log-live"),
+    path("battles/<id:pk>/table/plan/", views.battle_log_plan, name="battle-log-plan"),
+    path("table-sw.js", views.service_worker, name="service-worker"),
     path(
         "campaigns/<slug:slug>/scenarios/",
         scenario_views.campaign_scenarios_page,

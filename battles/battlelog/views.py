@@ -1,32 +1,42 @@
-"""The phone page at the table: set up, then the live tracker (htmx polls ``live/`` every 2 s).
+"""The phone page at the table: set up, then the live tracker (``static/js/table.js`` polls
+``live/`` every 2 s and swaps the live part in, keeping what is typed and what is open).
 
-Forms post plainly and redirect (the page works without JavaScript); each form carries a
-``client_id`` made when it was rendered, so a double tap or a resent form writes one entry.
+Forms post plainly and redirect back to the part of the page they came from (``#fighter-12``;
+the page works without JavaScript); with JavaScript they post in the background (header
+``X-Table: 1``) and get the live part back, a refusal as JSON naming the field at fault, or a
+question to ask before a decisive entry. Each form carries a ``client_id`` made when it was
+rendered, so a double tap or a resent form writes one entry; an entry kept on the phone while
+offline carries its own and the ``base_seq`` it was written against.
 What the page shows in words comes from :mod:`.presenters`, the forms are read by
 :mod:`.forms`; the rules are the engine's.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 import uuid
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from annuminas.confirmation import confirmation
+from annuminas.confirmation import confirmation, is_confirmed
 from annuminas.converters import parse_id
 from annuminas.errors import Conflict
 from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
-from rules.engine.tracker import FLEEING, STATUSES
+from rules.engine.dice import Dice
+from rules.engine.errors import RulesError
+from rules.engine.tracker import STATUSES, TrackerError, dice_plan
+from rules.engine.tracker.rolls import roll_entry
 
 from . import forms, prebattle, services
 from .api import prebattle_data
@@ -39,28 +49,16 @@ from .presenters import (
     combat_rows,
     correctable,
     describe,
-    fighter_rows,
+    dice_lines,
+    fighter_cards,
     label,
     label_check,
-    weapons,
+    plan_lines,
 )
 
 __all__ = ["Names", "battle_log_live", "battle_log_page", "describe"]
 
 LIVE_ENTRIES = 30
-FORMS = (
-    "attack",
-    "charge",
-    "disengage",
-    "status",
-    "note",
-    "finish",
-    "correction",
-    "challenge",
-    "fear",
-    "all_alone",
-    "charged",
-)
 
 
 def _battle(request: HttpRequest, pk: int) -> Battle:
@@ -85,7 +83,7 @@ def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
     data = state.to_dict()
     for check in data["checks_due"]:
         label_check(check, names)
-    sides = fighter_rows(state, names)
+    sides = fighter_cards(state, names)
     return {
         "battle": battle,
         "state": data,
@@ -105,9 +103,18 @@ def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
                 "text": describe(e, names),
                 "author": e.author,
                 "corrected": e.seq in state.corrected,
+                "dice": dice_lines(e, names),
             }
             for e in entries
         ],
+        "due_count": len(data["checks_due"]),
+        "strict": state.setup.strict,
+        "attack_options": ATTACK_OPTIONS.items(),
+        "shooting_modifiers": (
+            SHOOTING_MODIFIERS if state.setup.strict else LEGACY_MODIFIERS
+        ).items(),
+        "statuses": [(code, label(code)) for code in STATUSES],
+        "situations": SITUATIONS.items(),
         "correctable": correctable(entries, state, names),
         # The next turn waits for what the rules require now: the page offers it only then.
         "required_due": any(check["required"] for check in data["checks_due"]),
@@ -130,12 +137,14 @@ def _post_entry(request: HttpRequest, battle: Battle) -> None:
     payloads = forms.payloads(form)
     if op not in payloads:
         raise Http404
+    base_seq = form.get("base_seq", "")
     services.battle_log_append(
         battle=battle,
         by=request.user,
         kind=op,
         payload=payloads[op](),
         client_id=client_id,
+        base_seq=int(base_seq) if base_seq.isdigit() else None,
         faces=forms.faces(form) or None,
     )
 
@@ -181,34 +190,8 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     setup = BattleSetup.objects.filter(battle=battle).first()
     if setup is None:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
-    state = services.log_state(battle, setup)  # read once for the live part and the forms
-    context = _live_context(battle, request.user, state)
-    context.update(_forms_context(state, setup.data["sides"]))
-    return render(request, "battles/log/tracker.html", context)
-
-
-def _forms_context(state, sides: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the forms offer: who may act, against whom, with what."""
-    order = [side["warband"] for side in sides]
-    attacking = state.side if state.side in order else order[0]
-    return {
-        "sides": sides,
-        # The attack form starts on a warrior of the side to move, against one of another side.
-        "attacking_side": attacking,
-        "defending_side": next((w for w in order if w != attacking), attacking),
-        "weapons": weapons(sides),
-        "strict": state.setup.strict,
-        "attack_options": ATTACK_OPTIONS.items(),
-        "shooting_modifiers": (
-            SHOOTING_MODIFIERS if state.setup.strict else LEGACY_MODIFIERS
-        ).items(),
-        "statuses": [(code, label(code)) for code in STATUSES],
-        "situations": SITUATIONS.items(),
-        "fear_causers": [f for f in state.fighters.values() if state.causes_fear(f)],
-        "fleeing": [f for f in state.fighters.values() if f.status == FLEEING],
-        "engaged": [f for f in state.fighters.values() if state.engaged(f.id)],
-        "form_ids": {name: uuid.uuid4() for name in FORMS},
-    }
+    state = services.log_state(battle, setup)
+    return render(request, "battles/log/tracker.html", _live_context(battle, request.user, state))
 
 
 SETUP_CHOICES = ("scenario", "first", "attacker")
@@ -224,28 +207,117 @@ def _table_url(request: HttpRequest, battle: Battle) -> str:
     return f"{url}?{urlencode(kept)}" if kept else url
 
 
-def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
-    """One form of the table's page: written, or refused with the reasons as messages. Finishing
-    the battle sends its report to the opponent: it is asked first, and then shows the report."""
-    if not request.user.is_authenticated:
-        raise PermissionDenied
-    finishing = request.POST.get("op") == "finish"
-    if finishing:
-        asking = confirmation(
-            request,
-            question=_(
+ANCHOR = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+
+
+def _anchor(request: HttpRequest) -> str:
+    """The part of the page a form came from (``fighter-12``, ``checks``), to return to."""
+    anchor = request.POST.get("anchor", "")
+    return f"#{anchor}" if ANCHOR.match(anchor) else ""
+
+
+def _fetching(request: HttpRequest) -> bool:
+    """Posted by the page's script (in the background): answered with data, not a redirect."""
+    return request.headers.get("X-Table") == "1"
+
+
+def _rout_fails(request: HttpRequest, battle: Battle) -> bool:
+    """A rout test with the dice typed at the table that would rout the warband (and so end the
+    battle): asked first, since a mistyped die would end it. Nothing is written."""
+    form = request.POST
+    faces = forms.faces(form)
+    if form.get("op") != "check" or form.get("check") != "rout" or not faces:
+        return False
+    state = services.log_state(battle)
+    if state is None:
+        return False
+    payload = forms.payloads(form)["check"]()
+    try:
+        result = roll_entry(copy.deepcopy(state), "check", payload, dice=Dice(faces=faces))
+    except (TrackerError, RulesError, ValueError, KeyError, TypeError):
+        return False  # the append refuses it and says why
+    return result.get("outcome") == "routed"
+
+
+def _decisive_question(request: HttpRequest, battle: Battle) -> tuple[str, str] | None:
+    """The question and the button before an entry that ends the battle, else None."""
+    op = request.POST.get("op")
+    if op == "finish":
+        return (
+            _(
                 "Finish the battle? Its report (the winner, who went out of action) goes to "
                 "your opponent to confirm, and nothing more can be logged."
             ),
-            label=_("Finish and send the report"),
-            back_url=reverse("battle-log", kwargs={"pk": battle.pk}),
+            _("Finish and send the report"),
+        )
+    if op == "rout":
+        return (
+            _(
+                "Withdraw this warband from the battle (a voluntary rout)? The battle ends and "
+                "its report goes to your opponent."
+            ),
+            _("Withdraw and end the battle"),
+        )
+    if _rout_fails(request, battle):
+        return (
+            _(
+                "With these dice (%(faces)s) the warband fails its rout test: it flees and the "
+                "battle ends. Log it?"
+            )
+            % {"faces": " ".join(str(f) for f in forms.faces(request.POST))},
+            _("Log the failed rout test"),
+        )
+    return None
+
+
+def _field(key: str) -> str:
+    """An error's key (``payload.target``, ``faces``) as the form's field name."""
+    if key.startswith("payload."):
+        key = key.removeprefix("payload.")
+    return key.split(".")[0] or "__all__"
+
+
+def _refused(error: Exception) -> JsonResponse:
+    """A refused entry for the page's script: each message under the field it is about."""
+    if isinstance(error, ValidationError):
+        fields: dict[str, list[str]] = {}
+        if hasattr(error, "error_dict"):
+            for key, found in error.message_dict.items():
+                fields.setdefault(_field(key), []).extend(found)
+        else:
+            fields["__all__"] = list(error.messages)
+        return JsonResponse({"errors": fields}, status=400)
+    if isinstance(error, PermissionDenied):
+        message = str(error) or _("You may not write in this log.")
+        return JsonResponse({"errors": {"__all__": [message]}}, status=403)
+    return JsonResponse({"errors": {"__all__": [str(error)]}, "conflict": True}, status=409)
+
+
+def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
+    """One form of the table's page: written, or refused with the reasons. An entry that ends
+    the battle (finishing it, a voluntary rout, a rout test failed with typed dice) is asked
+    first; finishing then shows the report sent."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied
+    fetching = _fetching(request)
+    back = _table_url(request, battle)
+    decisive = _decisive_question(request, battle)
+    if decisive is not None and not is_confirmed(request):
+        question, button = decisive
+        if fetching:
+            return JsonResponse({"confirm": question, "label": button})
+        return confirmation(
+            request,
+            question=question,
+            label=button,
+            back_url=back + _anchor(request),
             back_label=_("Back to the table"),
         )
-        if asking is not None:
-            return asking
     try:
         _post_entry(request, battle)
     except (ValidationError, Conflict, PermissionDenied) as error:
+        if fetching:
+            return _refused(error)
         if isinstance(error, ValidationError):
             for message in error.messages:
                 messages.error(request, message)
@@ -253,13 +325,17 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
             messages.error(request, str(error) or _("You may not write in this log."))
         else:
             messages.error(request, str(error.detail))
-        return redirect(_table_url(request, battle))
-    if finishing:
+        return redirect(back + _anchor(request))
+    if request.POST.get("op") == "finish":
         messages.success(
             request, _("The battle is finished: its report waits for your opponent to confirm.")
         )
+        if fetching:
+            return JsonResponse({"redirect": battle.get_absolute_url()})
         return redirect(battle.get_absolute_url())
-    return redirect(_table_url(request, battle))
+    if fetching:
+        return render(request, "battles/log/_live.html", _live_context(battle, request.user))
+    return redirect(back + _anchor(request))
 
 
 def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
@@ -296,5 +372,41 @@ def battle_log_live(request: HttpRequest, pk: int) -> HttpResponse:
     if not last:
         raise Http404
     if request.GET.get("seen") == str(last[0]):
-        return HttpResponse(status=204)  # nothing new: htmx keeps the page (and what is typed)
+        return HttpResponse(status=204)  # nothing new: the page keeps what it shows
     return render(request, "battles/log/_live.html", _live_context(battle, request.user))
+
+
+PLANNED = ("check", "attack", "close-combat", "hits")
+
+
+@require_http_methods(["POST"])
+def battle_log_plan(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dice a form's entry needs, step by step, with the faces typed so far (the engine's
+    plan, in words): what each step's dice were and how many are asked next. Nothing is
+    written; a form the engine cannot plan yet answers an empty fragment."""
+    battle = _battle(request, pk)
+    op = request.POST.get("op", "")
+    state = services.log_state(battle)
+    plan = None
+    if state is not None and op in PLANNED:
+        try:
+            payload = forms.payloads(request.POST)[op]()
+            plan = plan_lines(dice_plan(state, op, payload, forms.faces(request.POST)).to_dict())
+        except (TrackerError, RulesError, ValueError, KeyError, TypeError):
+            plan = None
+    return render(request, "battles/log/_plan.html", {"plan": plan})
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The site's service worker (served from the root so that it may serve the table's pages):
+    the table page's shell and static files from the cache when the network is gone."""
+    response = render(
+        request, "battles/log/sw.js", {"version": SW_VERSION}, content_type="text/javascript"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+SW_VERSION = "table-1"

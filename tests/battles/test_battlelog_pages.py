@@ -1,5 +1,6 @@
 """The phone page at the table: setup, entries posted by forms, the live part, the report."""
 
+import re
 import uuid
 
 import pytest
@@ -85,7 +86,12 @@ def test_setup_then_log_a_battle_from_the_page(at_table, django_assert_max_num_q
     with django_assert_max_num_queries(8):
         unchanged = phone_b.get(f"{url}live/?seen={last}")
     assert unchanged.status_code == 204
-    post(phone_a, url, op="check", check="rout", side=a.pk, faces="6 6")
+    # Typed dice that fail the rout test end the battle: the page asks first, writes nothing.
+    rout = {"client_id": str(uuid.uuid4()), "op": "check", "check": "rout", "side": a.pk}
+    asking = phone_a.post(url, {**rout, "faces": "6 6"})
+    assert asking.status_code == 200 and "fails its rout test" in asking.content.decode()
+    assert BattleLogEntry.objects.filter(battle=battle).count() == last
+    post(phone_a, url, **{**rout, "faces": "6 6", "confirmed": "1"})
     battle.refresh_from_db()  # the failed rout test finished the battle by itself
     assert battle.status == Battle.Status.REPORTED
     assert battle.participants.get(warband=a).routed
@@ -124,10 +130,12 @@ def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table)
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
     page = phone_a.get(url).content.decode()
-    assert f'value="{captain.pk}:arco"' in page
-    assert 'name="cover"' in page and 'name="charging"' not in page
-    assert 'name="large_target"' not in page  # it comes from the target's rules
-    assert 'data-testid="charge-form"' in page
+    card = page.split(f'data-testid="attack-form-{captain.pk}"')[1].split("</form>")[0]
+    assert f'value="{captain.pk}:arco"' in card
+    assert f'name="attacker" value="{captain.pk}"' in card  # he acts from his own card
+    assert 'name="cover"' in card and 'name="charging"' not in card
+    assert 'name="large_target"' not in card  # it comes from the target's rules
+    assert f'data-testid="charge-form-{captain.pk}"' in page
     target = Fighter.objects.get(warband=b, is_leader=True)
     post(
         phone_a,
@@ -150,7 +158,7 @@ def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table)
     assert correction.payload == {"corrects": attack.seq}
     assert BattleLogEntry.objects.filter(pk=attack.pk).exists()
     live = phone_a.get(f"{url}live/").content.decode()
-    assert f'data-seq="{attack.seq}"><s>' in live
+    assert f'data-seq="{attack.seq}" data-author="{league.user(0).pk}"><s>' in live
     state = phone_a.get(f"/api/v1/battles/{battle.pk}/state/").json()
     mine = next(f for s in state["sides"] for f in s["fighters"] if f["id"] == target.pk)
     assert mine["status"] == "in_play" and mine["wounds"] == target.w
@@ -276,19 +284,28 @@ def test_finishing_the_battle_asks_first_then_shows_the_report_sent(at_table):
     assert battle.participants.get(warband=b).result == "win"
 
 
-def test_the_attack_form_starts_on_the_side_to_move_against_the_other(at_table):
-    """Found at the table: the attack form offered the same warrior as attacker and target."""
+def test_a_warriors_card_offers_only_enemies_in_play_and_nothing_when_he_is_out(at_table):
+    """Found at the table: the attack form offered the same warrior as attacker and target, and
+    pre-selected an out-of-action leader. Each card acts for its own warrior, against enemies
+    still in play; an out-of-action warrior's card only changes his status."""
     league, battle, url = at_table
     a, b = league.warband(0), league.warband(1)
     phone_b = browser(league.user(1))
     post(phone_b, url, op="setup", scenario="Escaramuza", first=b.pk)
     post(phone_b, url, op="turn", turn=1, side=b.pk)
+    leader = Fighter.objects.get(warband=a, is_leader=True)
+    post(phone_b, url, op="status", fighter=leader.pk, status="out_of_action")
     page = phone_b.get(url).content.decode()
-    attacker = page.split('data-testid="attacker"')[1].split("</select>")[0]
-    target = page.split('data-testid="target"')[1].split("</select>")[0]
-    picked = lambda html: int(html.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0])  # noqa: E731
-    assert Fighter.objects.get(pk=picked(attacker)).warband_id == b.pk
-    assert Fighter.objects.get(pk=picked(target)).warband_id == a.pk
+    theirs = Fighter.objects.filter(warband=b).first()
+    form = page.split(f'data-testid="charge-form-{theirs.pk}"')[1].split("</form>")[0]
+    targets = {int(v) for v in re.findall(r'name="targets" value="(\d+)"', form)}
+    alive = set(
+        Fighter.objects.filter(warband=a).exclude(pk=leader.pk).values_list("pk", flat=True)
+    )
+    assert targets == alive
+    assert f'data-testid="act-status-{leader.pk}"' in page
+    assert f'data-testid="act-charge-{leader.pk}"' not in page
+    assert f'data-testid="act-check-{leader.pk}"' not in page
 
 
 def test_the_table_logs_a_charge_and_its_combats_phase_from_the_page(at_table):
@@ -303,7 +320,7 @@ def test_the_table_logs_a_charge_and_its_combats_phase_from_the_page(at_table):
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
     page = phone_a.get(url).content.decode()
-    assert 'data-testid="charge-form"' in page and f'data-testid="target-{theirs[0].pk}"' in page
+    assert f'data-testid="charge-{mine[0].pk}-target-{theirs[0].pk}"' in page
     post(phone_a, url, op="charge", charger=mine[0].pk, targets=[theirs[0].pk, theirs[1].pk])
     live = phone_b.get(f"{url}live/").content.decode()
     assert 'data-testid="combat-1"' in live and 'data-testid="combat-due-1"' in live
@@ -347,7 +364,7 @@ def test_a_warrior_whose_enemies_are_all_down_leaves_his_combat_from_the_page(at
     # Hit 4 (HA4 v HA4), wound 4, injury 1: knocked down; he does not strike back.
     post(phone_a, url, op="close-combat", combat=1, faces="4 4 1")
     page = phone_a.get(url).content.decode()
-    assert 'data-testid="disengage-form"' in page
+    assert f'data-testid="disengage-form-{mine.pk}"' in page
     again = {"op": "charge", "charger": mine.pk, "targets": [theirs.pk]}
     refused = phone_a.post(url, {"client_id": str(uuid.uuid4()), **again}, follow=True)
     assert "Charges are declared at the start of the movement phase" in refused.content.decode()
@@ -355,3 +372,114 @@ def test_a_warrior_whose_enemies_are_all_down_leaves_his_combat_from_the_page(at
     assert "leaves the combat" in phone_a.get(f"{url}live/").content.decode()
     post(phone_a, url, op="turn", turn=1, side=b.pk)  # no combat left: no phase due
     assert BattleLogEntry.objects.filter(battle=battle, kind="turn").count() == 2
+
+
+def test_a_form_returns_to_its_place_and_the_script_gets_the_live_part_or_the_field_at_fault(
+    at_table,
+):
+    """Without JavaScript an entry returns to the card it came from (a fragment); posted by the
+    page's script it answers the live part, or a refusal naming the field, with nothing
+    written."""
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone = browser(league.user(0))
+    post(phone, url, op="setup", first=a.pk)
+    post(phone, url, op="turn", turn=1, side=a.pk)
+    mine = Fighter.objects.filter(warband=a).order_by("pk").first()
+    theirs = Fighter.objects.filter(warband=b).order_by("pk").first()
+    back = post(
+        phone, url, op="status", fighter=mine.pk, status="knocked_down", anchor=f"fighter-{mine.pk}"
+    )
+    assert back["Location"].endswith(f"{url}#fighter-{mine.pk}")
+    odd = post(phone, url, op="note", text="x", anchor="javascript:alert(1)")
+    assert "#" not in odd["Location"]  # only a plain fragment goes back
+    fetched = phone.post(
+        url,
+        {"client_id": str(uuid.uuid4()), "op": "note", "text": "hola"},
+        headers={"X-Table": "1"},
+    )
+    assert fetched.status_code == 200 and 'id="battle-live"' in fetched.content.decode()
+    count = BattleLogEntry.objects.filter(battle=battle).count()
+    refused = phone.post(
+        url,
+        {
+            "client_id": str(uuid.uuid4()),
+            "op": "attack",
+            "attacker": mine.pk,
+            "target": theirs.pk,
+            "mode": "shooting",
+            "faces": "4",
+        },
+        headers={"X-Table": "1"},
+    )
+    assert refused.status_code == 400
+    errors = refused.json()["errors"]
+    assert set(errors) <= {"faces", "weapon", "attacker", "target", "__all__"} and errors
+    assert BattleLogEntry.objects.filter(battle=battle).count() == count
+
+
+def test_a_voluntary_rout_asks_first_with_and_without_javascript(at_table):
+    league, battle, url = at_table
+    a = league.warband(0)
+    phone = browser(league.user(0))
+    post(phone, url, op="setup", first=a.pk)
+    post(phone, url, op="turn", turn=1, side=a.pk)
+    for down in Fighter.objects.filter(warband=a, is_leader=False)[:2]:
+        post(phone, url, op="status", fighter=down.pk, status="out_of_action")
+    post(phone, url, op="turn", turn=1, side=league.warband(1).pk)
+    post(phone, url, op="turn", turn=2, side=a.pk)  # two out, his turn begins: he may withdraw
+    page = phone.get(url).content.decode()
+    decisive = page.split('data-testid="decisive"')[1]
+    assert 'data-testid="voluntary-rout"' in decisive  # apart, after everything routine
+    count = BattleLogEntry.objects.filter(battle=battle).count()
+    fields = {"client_id": str(uuid.uuid4()), "op": "rout", "side": a.pk}
+    asking = phone.post(url, fields)
+    assert asking.status_code == 200 and "voluntary rout" in asking.content.decode()
+    scripted = phone.post(url, fields, headers={"X-Table": "1"}).json()
+    assert "voluntary rout" in scripted["confirm"]
+    assert BattleLogEntry.objects.filter(battle=battle).count() == count
+    post(phone, url, **fields, confirmed="1")
+    battle.refresh_from_db()
+    assert battle.participants.get(warband=a).routed
+
+
+def test_the_page_shows_each_rolled_die_folded_and_the_dice_a_form_still_needs(at_table):
+    league, battle, url = at_table
+    a, b = league.warband(0), league.warband(1)
+    phone = browser(league.user(0))
+    post(phone, url, op="setup", first=a.pk)
+    post(phone, url, op="turn", turn=1, side=a.pk)
+    mine = Fighter.objects.filter(warband=a).order_by("-is_leader", "pk").first()
+    theirs = Fighter.objects.filter(warband=b).order_by("-is_leader", "pk").first()
+    post(phone, url, op="charge", charger=mine.pk, targets=[theirs.pk])
+    planned = phone.post(
+        f"{url}plan/", {"op": "close-combat", "combat": "1", "faces": "4"}
+    ).content.decode()
+    assert "to hit: <b>4</b>" in planned and "more di" in planned  # next: the wound roll
+    post(phone, url, op="close-combat", combat=1, faces="4 4 1")
+    page = phone.get(url).content.decode()
+    fight = BattleLogEntry.objects.get(battle=battle, kind="close-combat")
+    folded = page.split(f'data-testid="dice-{fight.seq}"')[1].split("</details>")[0]
+    assert "to hit" in folded and "<b>4</b>" in folded and "injury" in folded
+
+
+def test_the_service_worker_and_the_manifest_are_served(at_table):
+    league, battle, url = at_table
+    phone = browser(league.user(0))
+    worker = phone.get("/table-sw.js")
+    assert worker.status_code == 200 and worker["Content-Type"].startswith("text/javascript")
+    assert "manifest.webmanifest" in worker.content.decode()
+    post(phone, url, op="setup")
+    page = phone.get(url).content.decode()
+    assert "manifest.webmanifest" in page and "js/table.js" in page
+
+
+def test_home_leads_to_the_table_while_a_battle_is_set_up(at_table):
+    league, battle, url = at_table
+    phone = browser(league.user(0))
+    assert 'data-testid="go-to-table"' not in phone.get("/").content.decode()
+    post(phone, url, op="setup")
+    home = phone.get("/").content.decode()
+    assert f'href="{url}"' in home.split('data-testid="go-to-table"')[0].rsplit("<a", 1)[1]
+    opponent = browser(league.user(1)).get("/").content.decode()
+    assert 'data-testid="go-to-table"' in opponent

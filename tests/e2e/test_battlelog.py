@@ -57,22 +57,26 @@ def test_two_phones_log_a_short_battle(browser, live_server, make_user, password
         page_b.goto(url)
         expect(page_b.get_by_test_id("turn")).to_contain_text("1")
         page_b.get_by_test_id("next-turn").click()  # turn 1, B
-        page_b.get_by_test_id("status-fighter").select_option(str(victim.pk))
-        page_b.get_by_test_id("status-status").select_option("out_of_action")
-        page_b.get_by_test_id("status-by").select_option(str(killer.pk))
-        page_b.get_by_test_id("status-weapon").fill("espada")
-        page_b.get_by_test_id("status").click()
+        # B taps the victim's card, then its status: the warrior is already chosen.
+        page_b.get_by_test_id(f"card-{victim.pk}").click()
+        page_b.get_by_test_id(f"act-status-{victim.pk}").click()
+        page_b.get_by_test_id(f"status-{victim.pk}").select_option("out_of_action")
+        page_b.get_by_test_id(f"status-by-{victim.pk}").select_option(str(killer.pk))
+        page_b.get_by_test_id(f"status-weapon-{victim.pk}").fill("espada")
+        page_b.get_by_test_id(f"log-status-{victim.pk}").click()
 
         # A's phone sees B's entry without reloading (htmx polling).
         expect(page_a.get_by_test_id(f"fighter-{victim.pk}")).to_have_attribute(
             "data-status", "out_of_action", timeout=10_000
         )
-        expect(page_a.get_by_test_id("log")).to_contain_text("espada")
+        expect(page_a.get_by_test_id("log")).to_contain_text("espada", use_inner_text=False)
         page_a.get_by_test_id("next-turn").click()  # turn 2, A: a quarter out → rout test
         rout = page_a.get_by_test_id("check-rout")
         expect(rout).to_be_visible()
         expect(page_b.get_by_test_id("check-rout")).to_be_visible(timeout=10_000)
         rout.locator("xpath=..").locator("input[name=faces]").fill("6 6")
+        # Dice that fail the test end the battle: the page asks first.
+        page_a.once("dialog", lambda dialog: dialog.accept())
         rout.click()
         # The failed test ends the battle by itself: no finish to press.
         expect(page_a.get_by_test_id("finished")).to_be_visible()
