@@ -36,6 +36,7 @@ from .files import DryRun, compare, dry_run
 from .known import known_default
 
 PACK_SLUG_MAX = 50
+RESERVED_SLUGS = {"new"}  # the pages' own addresses under /packs/
 
 
 def default_document() -> dict[str, Any]:
@@ -101,7 +102,7 @@ def pack_create(
         document = {}
     base = slugify(name)[:PACK_SLUG_MAX] or "pack"
     slug, n = base, 1
-    while ContentPack.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or ContentPack.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base[: PACK_SLUG_MAX - 4]}-{n}"
     pack = ContentPack.objects.create(
@@ -163,16 +164,18 @@ def pack_import(*, pack: ContentPack, by, text: str | bytes, apply: bool) -> Dry
     return report
 
 
-def pack_entry_save(
-    *, pack: ContentPack, by, section: str, slug: str, entry: dict[str, Any], apply: bool = True
+def pack_entries_save(
+    *, pack: ContentPack, by, entries: dict[str, dict[str, Any]], apply: bool = True
 ) -> DryRun:
-    """One entry of the draft written (a form's door): checked as the whole document is."""
+    """Entries of the draft written (a form's door: ``{section: {slug: entry}}``), checked as
+    the whole document is; nothing is written unless it all passes."""
     _require_edit(pack, by)
     with transaction.atomic():
         draft = pack_draft(pack=pack, by=by)
         draft = PackVersion.objects.select_for_update().get(pk=draft.pk)
         document = copy.deepcopy(draft.document)
-        document.setdefault(section, {})[slug] = entry
+        for section, rows in entries.items():
+            document.setdefault(section, {}).update(rows)
         report = compare(document, current=draft.document, known=known_default())
         if apply and report.ok:
             draft.document = document

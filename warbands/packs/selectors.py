@@ -1,0 +1,42 @@
+"""Reads of packs: a user's own, the public list, a version's contents."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q
+
+from ..models import ContentPack, PackVersion
+from .document import ENTRY_SECTIONS
+
+
+def packs_listed(*, user=None):
+    """Public packs (and the default one), then the user's own, with their versions and the
+    campaigns that play each version."""
+    visible = Q(visibility=ContentPack.Visibility.PUBLIC) | Q(owner=None)
+    if user is not None and user.is_authenticated:
+        visible |= Q(owner=user)
+    return (
+        ContentPack.objects.filter(visible)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch(
+                "versions",
+                queryset=PackVersion.objects.annotate(campaign_count=Count("campaigns")).order_by(
+                    "-number"
+                ),
+            )
+        )
+        .order_by("name", "pk")
+    )
+
+
+def contents(document: dict) -> dict[str, int]:
+    """How many entries of each section a document holds."""
+    return {
+        section: len(document.get(section) or {})
+        for section in ENTRY_SECTIONS
+        if document.get(section)
+    }
+
+
+def latest_published(pack: ContentPack) -> PackVersion | None:
+    return pack.versions.filter(state=PackVersion.State.PUBLISHED).order_by("-number").first()

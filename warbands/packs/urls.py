@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("packs/", views.pack_list, name="pack-list"),
+    path("packs/new/", views.pack_create, name="pack-create"),
+    path("packs/<slug:slug>/", views.pack_detail, name="pack-detail"),
+    path("packs/<slug:slug>/import/", views.pack_import, name="pack-import"),
+    path("packs/<slug:slug>/warband-type/", views.pack_warband_type, name="pack-warband-type"),
+    path("packs/<slug:slug>/publish/", views.pack_publish, name="pack-publish"),
+    path("packs/<slug:slug>/settings/", views.pack_settings, name="pack-settings"),
+    path("packs/<slug:slug>/v<int:number>.yaml", views.pack_version_yaml, name="pack-version-yaml"),
+    path("packs-adopt/", views.campaign_pack, name="campaign-pack"),
+]
