@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from battles.urls import api_urlpatterns as battles_api
+from warbands.packs.urls import api_urlpatterns as packs_api
 
 from .views import MeView, TokenView
 
@@ -20,5 +21,6 @@ urlpatterns = [
     path("", include("annuminas.exports.api_urls")),
     path("rules/", include("rules.api.urls")),
     path("", include("warbands.api.urls")),
+    path("", include(packs_api)),
     path("", include(battles_api)),
 ]

@@ -140,11 +140,12 @@ def pack_draft(*, pack: ContentPack, by) -> PackVersion:
         if draft is not None:
             return draft
         last = pack.versions.order_by("-number").first()
+        if last is not None:
+            document = copy.deepcopy(last.document)
+        else:
+            document = default_document() if pack.owner_id is None else {}
         return PackVersion.objects.create(
-            pack=pack,
-            number=(last.number + 1) if last else 1,
-            document=copy.deepcopy(last.document) if last else {},
-            created_by=by,
+            pack=pack, number=(last.number + 1) if last else 1, document=document, created_by=by
         )
 
 
@@ -234,7 +235,9 @@ def pack_publish(*, pack: ContentPack, by) -> PackVersion:
     ]
     if not playable:
         raise ValidationError(_("A pack needs at least one playable warband type."))
-    loader = _VersionLoader(pack, draft)
+    # The default pack's rows are the default catalogue, rewritten in place (as by
+    # ``load_content``); an organiser's version gets rows of its own.
+    loader = _PackLoader(pack) if pack.owner_id is None else _VersionLoader(pack, draft)
     data = draft.document
     loader.races(data.get("races") or {})
     loader.special_rules(data.get("special_rules") or {})
@@ -345,6 +348,8 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
     from battles.models import Campaign, Membership  # noqa: PLC0415 - battles imports warbands
 
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if version is not None and version.pack.owner_id is None:
+        version = None  # the default pack is the default catalogue
     if not Membership.objects.filter(
         campaign=campaign, user=by, role=Membership.Role.ORGANISER
     ).exists():

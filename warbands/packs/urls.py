@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import api, views
 
 urlpatterns = [
     path("packs/", views.pack_list, name="pack-list"),
@@ -12,4 +12,16 @@ urlpatterns = [
     path("packs/<slug:slug>/settings/", views.pack_settings, name="pack-settings"),
     path("packs/<slug:slug>/v<int:number>.yaml", views.pack_version_yaml, name="pack-version-yaml"),
     path("packs-adopt/", views.campaign_pack, name="campaign-pack"),
+]
+
+api_urlpatterns = [
+    path("packs/", api.PackListView.as_view(), name="api-pack-list"),
+    path("packs/<slug:slug>/", api.PackDetailView.as_view(), name="api-pack-detail"),
+    path(
+        "packs/<slug:slug>/versions/<int:number>/",
+        api.PackVersionView.as_view(),
+        name="api-pack-version",
+    ),
+    path("packs/<slug:slug>/draft/", api.PackDraftImportView.as_view(), name="api-pack-draft"),
+    path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
 ]
