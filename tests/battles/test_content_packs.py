@@ -238,7 +238,9 @@ def test_a_new_version_is_previewed_and_moves_the_campaign_only_when_confirmed(o
     warband_type = WarbandType.objects.get(pack_version=version, playable=True)
     warband = warband_services.warband_create(owner=player, warband_type=warband_type, name="W")
     leader = warband_type.fighter_types.get(role="leader")
-    warband_services.fighter_hire(warband=warband, fighter_type=leader, name="Hallas")
+    chief = warband_services.fighter_hire(warband=warband, fighter_type=leader, name="Hallas")
+    sword = leader.equipment_list.entries.get(equipment__slug="espada").equipment
+    warband_services.equipment_buy(warband=warband, equipment=sword, fighter=chief)
     services.campaign_join(
         campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
     )
@@ -270,6 +272,7 @@ def test_a_new_version_is_previewed_and_moves_the_campaign_only_when_confirmed(o
     assert campaign.pack_version_id == second.pk
     assert warband.warband_type.pack_version_id == second.pk
     assert warband.fighters.get().fighter_type.cost == 70
+    assert EquipmentItem.objects.get(warband=warband).equipment == sword  # the default's
     # The ledger is never rewritten.
     assert list(LedgerEntry.objects.filter(warband=warband).values_list("pk", "amount")) == (
         ledger_before

@@ -269,8 +269,12 @@ class WarbandChange:
         return self.cost_after - self.cost_before
 
 
-def _by_local(model, version: PackVersion | None) -> dict[str, Any]:
-    rows = model.objects.filter(pack_version=version)
+def _by_local(model, version: PackVersion | None, *, shared: bool = False) -> dict[str, Any]:
+    """The version's rows by their pack's slug; ``shared``: with the default catalogue's that
+    the version points at without defining them (equipment, skills)."""
+    rows = list(model.objects.filter(pack_version=version))
+    if shared and version is not None:
+        rows = [*model.objects.filter(pack_version=None), *rows]
     return {local_slug(row.slug, row.pack_version_id): row for row in rows}
 
 
@@ -280,7 +284,7 @@ def campaign_pack_preview(*, campaign, version: PackVersion | None) -> list[Warb
     above the new maximums. Reads only."""
     types = _by_local(WarbandType, version)
     fighter_types = _by_local(FighterType, version)
-    items = _by_local(Equipment, version)
+    items = _by_local(Equipment, version, shared=True)
     changes = []
     warbands = (
         Warband.objects.filter(campaign_memberships__campaign=campaign)
@@ -369,8 +373,8 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
         )
     types = _by_local(WarbandType, version)
     fighter_types = _by_local(FighterType, version)
-    items = _by_local(Equipment, version)
-    skills = _by_local(Skill, version)
+    items = _by_local(Equipment, version, shared=True)
+    skills = _by_local(Skill, version, shared=True)
     for change in preview:
         warband = Warband.objects.select_for_update().get(pk=change.warband.pk)
         old_type = warband.warband_type

@@ -12,6 +12,8 @@ urlpatterns = [
     path("packs/<slug:slug>/settings/", views.pack_settings, name="pack-settings"),
     path("packs/<slug:slug>/v<int:number>.yaml", views.pack_version_yaml, name="pack-version-yaml"),
     path("packs-adopt/", views.campaign_pack, name="campaign-pack"),
+    path("warbands/<id:pk>/chat/", views.warband_chat, name="warband-chat"),
+    path("warbands/import-chat/", views.warband_chat_import, name="warband-chat-import"),
 ]
 
 api_urlpatterns = [

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annuminas.errors import Conflict
 
-from ..models import ContentPack, Equipment, PackVersion, Race
-from . import selectors, services
+from ..models import ContentPack, Equipment, PackVersion, Race, Warband
+from . import chat, selectors, services
 from .files import yaml_write
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
 
@@ -310,4 +310,39 @@ def campaign_pack(request):
             "create_url": reverse("warband-create"),
         },
         status=409 if error else 200,
+    )
+
+
+@login_required
+@require_GET
+def warband_chat(request, pk: int):
+    """The warband as text to paste in a chat."""
+    warband = get_object_or_404(Warband, pk=pk, owner=request.user)
+    text = chat.warband_chat_text(warband=warband)
+    return render(request, "warbands/packs/chat.html", {"warband": warband, "text": text})
+
+
+@login_required
+def warband_chat_import(request):
+    """A warband from a chat text: the report first; created only once the player confirms."""
+    text = request.POST.get("text", "") if request.method == "POST" else ""
+    report = error = None
+    if request.method == "POST":
+        confirmed = request.POST.get("confirmed") == "1"
+        try:
+            report, warband = chat.warband_chat_import(
+                owner=request.user, text=text, confirmed=confirmed
+            )
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+        else:
+            if warband is not None:
+                messages.success(request, _("Warband created from the text."))
+                return redirect("warband-sheet", pk=warband.pk)
+    status = 400 if error or (report and not report.ok) else 200
+    return render(
+        request,
+        "warbands/packs/chat_import.html",
+        {"text": text, "report": report, "error": error},
+        status=status,
     )
