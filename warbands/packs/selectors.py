@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q
 
-from ..models import ContentPack, PackVersion
+from ..models import (
+    ContentPack,
+    Equipment,
+    EquipmentList,
+    HiredSword,
+    PackVersion,
+    Race,
+    SkillList,
+    SpecialRule,
+    WarbandType,
+)
 from .document import ENTRY_SECTIONS
 
 
@@ -27,6 +37,25 @@ def packs_listed(*, user=None):
         )
         .order_by("name", "pk")
     )
+
+
+SECTION_MODELS = {
+    "races": Race,
+    "special_rules": SpecialRule,
+    "skill_lists": SkillList,
+    "equipment": Equipment,
+    "equipment_lists": EquipmentList,
+    "warband_types": WarbandType,
+    "hired_swords": HiredSword,
+}
+
+
+def contents_named(document: dict) -> list[tuple[str, int]]:
+    """``contents`` with each section's name in the reader's language (the models' own)."""
+    return [
+        (SECTION_MODELS[section]._meta.verbose_name_plural, count)
+        for section, count in contents(document).items()
+    ]
 
 
 def contents(document: dict) -> dict[str, int]:

@@ -107,7 +107,7 @@ def _detail_context(request, pack: ContentPack, **extra):
         "draft": draft if editable else None,
         "editable": editable,
         "shown": shown,
-        "contents": selectors.contents(shown.document) if shown else {},
+        "contents": selectors.contents_named(shown.document) if shown else [],
         "warband_types": (shown.document.get("warband_types") or {}) if shown else {},
         "campaigns": _organised_campaigns(request.user) if published else [],
         "import_form": PackImportForm(),
