@@ -269,13 +269,20 @@ class _Checker:
                 not isinstance(block, dict)
                 or not set(block) <= set(TRANSLATED)
                 or not all(isinstance(t, str) and len(t) <= TEXT_MAX_LENGTH for t in block.values())
-                or len(block.get("name", "")) > NAME_MAX_LENGTH
             ):
                 self.add(
                     section,
                     shown,
                     language,
                     _("must give text for %(fields)s only") % {"fields": ", ".join(TRANSLATED)},
+                    label=kind,
+                )
+            elif len(block.get("name", "")) > NAME_MAX_LENGTH:
+                self.add(
+                    section,
+                    shown,
+                    language,
+                    _("the name is longer than %(max)d characters") % {"max": NAME_MAX_LENGTH},
                     label=kind,
                 )
         for key, (low, high) in BOUNDS.items():
