@@ -29,7 +29,7 @@ warband_types:
 
 
 def client_for(user) -> APIClient:
-    client = APIClient()
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(user)
     return client
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.engine import vocabulary
 from rules.engine.profile import FIELDS as PROFILE_FIELDS
@@ -30,17 +31,18 @@ SECTIONS = (
     "hired_swords",
 )
 ENTRY_SECTIONS = SECTIONS[1:]
-# What one section's entry is called in a report ("warband type guerreros: cost: …").
+# What one section's entry is called in a report ("warband type guerreros: cost: …"), in the
+# reader's language (the catalogue models' own names).
 ENTRY_LABELS = {
-    "races": "race",
-    "special_rules": "special rule",
-    "skill_lists": "skill list",
-    "skills": "skill",
-    "equipment": "equipment",
-    "equipment_lists": "equipment list",
-    "warband_types": "warband type",
-    "fighter_types": "fighter type",
-    "hired_swords": "hired sword",
+    "races": gettext_lazy("race"),
+    "special_rules": gettext_lazy("special rule"),
+    "skill_lists": gettext_lazy("skill list"),
+    "skills": gettext_lazy("skill"),
+    "equipment": gettext_lazy("equipment"),
+    "equipment_lists": gettext_lazy("equipment list"),
+    "warband_types": gettext_lazy("warband type"),
+    "fighter_types": gettext_lazy("fighter type"),
+    "hired_swords": gettext_lazy("hired sword"),
 }
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 SLUG_MAX_LENGTH = 60  # the catalogue's 80, less a version's prefix
