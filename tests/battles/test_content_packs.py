@@ -308,3 +308,35 @@ def test_copy_of_the_default_pack_publishes(organiser):
         WarbandType.objects.filter(pack_version=version).count()
         == WarbandType.objects.filter(pack_version=None).count()
     )
+
+
+def test_the_preview_reads_a_fixed_number_of_queries(organiser, django_assert_max_num_queries):
+    pack, version = published_pack(organiser)
+    campaign = services.campaign_create(organiser=organiser, name="Liga")
+    packs.campaign_pack_move(campaign=campaign, version=version, by=organiser, confirmed=True)
+    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
+    warband_type = WarbandType.objects.get(pack_version=version, playable=True)
+    leader = warband_type.fighter_types.get(role="leader")
+    henchman = warband_type.fighter_types.get(role="henchman")
+    sword = leader.equipment_list.entries.get(equipment__slug="espada").equipment
+
+    def join(number: int) -> None:
+        player = quick_user(f"player-q{number}")
+        warband = warband_services.warband_create(
+            owner=player, warband_type=warband_type, name=f"W{number}"
+        )
+        chief = warband_services.fighter_hire(warband=warband, fighter_type=leader, name="J")
+        warband_services.fighter_hire(warband=warband, fighter_type=henchman, name="G", count=2)
+        warband_services.equipment_buy(warband=warband, equipment=sword, fighter=chief)
+        services.campaign_join(
+            campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
+        )
+
+    join(1)
+    with django_assert_max_num_queries(7) as few:
+        packs.campaign_pack_preview(campaign=campaign, version=version)
+    for number in range(2, 7):
+        join(number)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        changes = packs.campaign_pack_preview(campaign=campaign, version=version)
+    assert len(changes) == 6 and all(c.legal and c.cost_change == 0 for c in changes)

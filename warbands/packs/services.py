@@ -281,17 +281,30 @@ def _by_local(model, version: PackVersion | None, *, shared: bool = False) -> di
 def campaign_pack_preview(*, campaign, version: PackVersion | None) -> list[WarbandChange]:
     """What moving ``campaign`` to ``version`` would do to each of its warbands: the cost of its
     warriors and equipment at the new prices, what the new version no longer has, profiles
-    above the new maximums. Reads only."""
+    that change. Reads only, in a fixed number of queries however many warbands play."""
     types = _by_local(WarbandType, version)
     fighter_types = _by_local(FighterType, version)
     items = _by_local(Equipment, version, shared=True)
-    changes = []
-    warbands = (
+    warbands = list(
         Warband.objects.filter(campaign_memberships__campaign=campaign)
         .select_related("warband_type")
         .distinct()
         .order_by("name", "pk")
     )
+    ids = [warband.pk for warband in warbands]
+    fighters: dict[int, list[Fighter]] = {}
+    for fighter in (
+        Fighter.objects.filter(warband_id__in=ids)
+        .select_related("fighter_type", "fighter_type__race")
+        .order_by("pk")
+    ):
+        fighters.setdefault(fighter.warband_id, []).append(fighter)
+    carried: dict[int, list[EquipmentItem]] = {}
+    for item in (
+        EquipmentItem.objects.filter(warband_id__in=ids).select_related("equipment").order_by("pk")
+    ):
+        carried.setdefault(item.warband_id, []).append(item)
+    changes = []
     for warband in warbands:
         change = WarbandChange(warband)
         if local_slug(warband.warband_type.slug, warband.warband_type.pack_version_id) not in types:
@@ -300,9 +313,9 @@ def campaign_pack_preview(*, campaign, version: PackVersion | None) -> list[Warb
                 _("The warband type %(type)s is not in the new version.")
                 % {"type": warband.warband_type.display_name}
             )
-        for fighter in Fighter.objects.filter(warband=warband).select_related("fighter_type"):
+        for fighter in fighters.get(warband.pk, []):
             _compare_warrior(change, fighter.fighter_type, fighter_types, 1, fighter.name)
-        for item in EquipmentItem.objects.filter(warband=warband).select_related("equipment"):
+        for item in carried.get(warband.pk, []):
             old = item.equipment
             new = items.get(local_slug(old.slug, old.pack_version_id))
             change.cost_before += old.cost
