@@ -77,6 +77,7 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.get_by_test_id("pack-adopt").click()
     expect(page.get_by_test_id("pack-move-preview")).to_be_visible()
     assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-move-390.png", full_page=True)
     page.get_by_test_id("pack-move-confirm").click()
     campaign.refresh_from_db()
     version = ContentPack.objects.get(name="Liga del Norte").versions.get()
@@ -113,3 +114,7 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     expect(page.get_by_test_id("chat-text")).to_contain_text("#ANNUMINAS1")
     assert sideways_scroll(page) is None
     page.screenshot(path=f"{SHOTS}/packs-chat-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"/packs/{version.pack.slug}/")
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-detail-1280.png", full_page=True)
