@@ -52,7 +52,7 @@ def test_an_organiser_builds_publishes_and_adopts_a_pack(organiser, client):
     pack = _create_pack(client)
     bad = dict(TYPE_FORM, leader_profile="10 4 4 9 3 1 4 1 8")
     response = client.post(f"/packs/{pack.slug}/warband-type/", bad)
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "fighter type cazadores-de-trolls-jefe: profile: above the race&#x27;s maximum in s" in (
         response.content.decode()
     )
@@ -100,7 +100,7 @@ def test_the_dry_run_reports_and_saves_nothing(organiser, client):
     pack = _create_pack(client)
     text = "warband_types:\n  a: {name: A}\n  a: {name: B}\n"
     response = client.post(f"/packs/{pack.slug}/import/", {"text": text, "apply": "1"})
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "line 3: a given twice" in response.content.decode()
     assert pack.versions.get().document == {}
     good = "equipment_lists:\n  lista: {name: Lista, items: [daga]}\n"

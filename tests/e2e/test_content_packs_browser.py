@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from battles.campaigns import services
 from battles.models import Campaign
-from tests.e2e.a11y import sideways_scroll
+from tests.e2e.a11y import axe_violations, sideways_scroll
 from tests.e2e.test_warbands_browser import hire
 from warbands.content_loader import content_pack_load
 from warbands.models import ContentPack, Warband, WarbandType
@@ -69,6 +69,7 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     expect(page.get_by_test_id("pack-version")).to_contain_text("v1")
     expect(page.get_by_test_id("pack-warband-type")).to_contain_text("Cazadores de trolls")
     assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-detail-390.png", full_page=True)
 
     page.get_by_test_id("pack-adopt-form").locator("select[name=campaign]").select_option(
@@ -77,6 +78,7 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.get_by_test_id("pack-adopt").click()
     expect(page.get_by_test_id("pack-move-preview")).to_be_visible()
     assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-move-390.png", full_page=True)
     page.get_by_test_id("pack-move-confirm").click()
     campaign.refresh_from_db()
@@ -113,7 +115,14 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.goto(f"/warbands/{warband.pk}/chat/")
     expect(page.get_by_test_id("chat-text")).to_contain_text("#ANNUMINAS1")
     assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-chat-390.png", full_page=True)
+    page.goto("/warbands/import-chat/")
+    page.fill("textarea[name=text]", page.evaluate("() => ''") + "#ANNUMINAS1 roto")
+    page.get_by_test_id("chat-check").click()
+    expect(page.get_by_test_id("chat-error")).to_be_visible()
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
     page.set_viewport_size(LAPTOP)
     page.goto(f"/packs/{version.pack.slug}/")
     assert sideways_scroll(page) is None

@@ -150,7 +150,6 @@ def pack_import(request, slug: str):
         request,
         "warbands/packs/detail.html",
         _detail_context(request, pack, import_form=form, report=report),
-        status=200 if report is None or report.ok else 400,
     )
 
 
@@ -179,7 +178,6 @@ def pack_warband_type(request, slug: str):
         request,
         "warbands/packs/detail.html",
         _detail_context(request, pack, type_form=form, report=report),
-        status=400,
     )
 
 
@@ -309,7 +307,6 @@ def campaign_pack(request):
             "error": error,
             "create_url": reverse("warband-create"),
         },
-        status=409 if error else 200,
     )
 
 
@@ -339,10 +336,8 @@ def warband_chat_import(request):
             if warband is not None:
                 messages.success(request, _("Warband created from the text."))
                 return redirect("warband-sheet", pk=warband.pk)
-    status = 400 if error or (report and not report.ok) else 200
     return render(
         request,
         "warbands/packs/chat_import.html",
         {"text": text, "report": report, "error": error},
-        status=status,
     )
