@@ -97,6 +97,9 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.locator("select[name=warband_type]").select_option(str(hunters.pk))
     page.locator("form[data-testid=warband-create-form] button[type=submit]").click()
     expect(page.get_by_test_id("warband-name")).to_have_text("Los de Fornost")
+    expect(page.get_by_test_id("sheet-pack")).to_have_text(
+        "Liga del Norte v1 · Reglas de la casa, 2026"
+    )
     types = {t.local_slug: t for t in hunters.fighter_types.all()}
     hire(page, types["cazadores-de-trolls-jefe"], "Hallas")
     hire(page, types["cazadores-de-trolls-secuaz"], "Batidores", count=3)
