@@ -378,3 +378,13 @@ def test_a_league_on_a_pack_plays_a_battle_through_the_post_battle_sequence(
     assert run.status == "applied", run.error
     assert leader(a).experience == 20 + 3  # the pack's starting experience, then the battle's
     assert leader(a).fighter_type.pack_version_id == version.pk
+
+
+def test_the_admin_lists_the_default_catalogue_only(organiser, client):
+    _pack, version = published_pack(organiser)
+    editor = quick_user("root-packs", is_staff=True, is_superuser=True)
+    client.force_login(editor)
+    page = client.get("/admin/warbands/warbandtype/").content.decode()
+    assert "Cazadores de trolls" not in page
+    row = WarbandType.objects.get(pack_version=version)
+    assert client.get(f"/admin/warbands/warbandtype/{row.pk}/change/").status_code == 302
