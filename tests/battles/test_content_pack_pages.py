@@ -134,3 +134,21 @@ def test_others_neither_edit_nor_see_a_private_pack(organiser, client):
     assert client.post(f"/packs/{pack.slug}/publish/").status_code == 403
     assert client.post(f"/packs/{pack.slug}/settings/", {"name": "Mía"}).status_code == 403
     assert pack.versions.get().state == PackVersion.State.DRAFT
+
+
+def test_the_default_pack_page_and_a_copy_of_it(organiser, client):
+    client.logout()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get("/packs/annuminas/")
+    assert page.status_code == 200 and "the default pack" in page.content.decode()
+    assert "warband types: 11" in page.content.decode()
+    assert 'data-testid="pack-type-form"' not in page.content.decode()
+    client.force_login(organiser)
+    response = client.post(
+        "/packs/new/", {"name": "Copia", "visibility": "private", "start": "default"}
+    )
+    assert response.status_code == 302
+    draft = ContentPack.objects.get(name="Copia").versions.get()
+    assert "mercenarios-de-rhovanion" in draft.document["warband_types"]
+    yaml = client.get(f"/packs/{draft.pack.slug}/v1.yaml")
+    assert yaml.status_code == 200 and "mercenarios-de-rhovanion:" in yaml.content.decode()

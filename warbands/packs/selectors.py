@@ -58,6 +58,21 @@ def contents_named(document: dict) -> list[tuple[str, int]]:
     ]
 
 
+def default_contents() -> list[tuple[str, int]]:
+    """The default catalogue's entries by section (the default pack's rows)."""
+    playable = {WarbandType: {"playable": True}}  # not the hired swords' holder
+    rows = [
+        (
+            model._meta.verbose_name_plural,
+            model.objects.filter(pack_version=None, **playable.get(model, {})).count(),
+        )
+        for section, model in SECTION_MODELS.items()
+        if section != "hired_swords"
+    ]
+    swords = HiredSword.objects.filter(fighter_type__pack_version=None).count()
+    return [*rows, (HiredSword._meta.verbose_name_plural, swords)]
+
+
 def contents(document: dict) -> dict[str, int]:
     """How many entries of each section a document holds."""
     return {

@@ -107,7 +107,9 @@ def _detail_context(request, pack: ContentPack, **extra):
         "draft": draft if editable else None,
         "editable": editable,
         "shown": shown,
-        "contents": selectors.contents_named(shown.document) if shown else [],
+        "contents": selectors.contents_named(shown.document)
+        if shown
+        else (selectors.default_contents() if pack.owner_id is None else []),
         "warband_types": (shown.document.get("warband_types") or {}) if shown else {},
         "campaigns": _organised_campaigns(request.user) if published else [],
         "import_form": PackImportForm(),
