@@ -61,6 +61,7 @@ def warband_chat_text(*, warband: Warband) -> str:
         _("Treasury: %(treasury)d co · Rating: %(rating)d")
         % {"treasury": sheet.treasury, "rating": sheet.rating}
     )
+    swords = [fighter for fighter in sheet.heroes if fighter.hired_sword_id]
     for fighter in sheet.heroes:
         if fighter.hired_sword_id:
             continue
@@ -87,6 +88,11 @@ def warband_chat_text(*, warband: Warband) -> str:
             }
         )
         lines.append(_line(group.name, len(members), group.fighter_type, items))
+    if swords:
+        lines.append(
+            _("Hired swords (not carried by this text): %(names)s")
+            % {"names": ", ".join(fighter.name for fighter in swords)}
+        )
     stash = [item.equipment for item in sheet.stash]
     if stash:
         lines.append(_("Stash: %(items)s") % {"items": ", ".join(i.display_name for i in stash)})
