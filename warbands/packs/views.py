@@ -35,9 +35,13 @@ def _organised_campaigns(user):
 
     if not user.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(
-        memberships__user=user, memberships__role=Membership.Role.ORGANISER, archived=False
-    ).order_by("name")
+    return (
+        Campaign.objects.filter(
+            memberships__user=user, memberships__role=Membership.Role.ORGANISER, archived=False
+        )
+        .distinct()
+        .order_by("name")
+    )
 
 
 @require_GET
