@@ -50,7 +50,9 @@ def test_import_publish_and_read_a_private_pack(league_content):  # noqa: F811
         format="json",
     )
     assert bad.status_code == 400
-    assert bad.json()["refused"] == ["fighter type batidor: cost: a whole number from 0 to 5000"]
+    assert bad.json()["error"]["fields"]["yaml"] == [
+        "fighter type batidor: cost: a whole number from 0 to 5000"
+    ]
     assert (
         api.post(f"/api/v1/packs/{pack.slug}/draft/", {"yaml": PACK}, format="json").status_code
         == 200
@@ -94,3 +96,26 @@ def test_anonymous_reads_public_packs_and_the_default(league_content):  # noqa: 
     assert response.status_code == 200
     assert "annuminas" in [p["slug"] for p in response.json()]
     assert APIClient().post("/api/v1/packs/annuminas/publish/").status_code in (401, 403)
+
+
+def test_a_campaign_moves_to_a_version_through_the_api(league_content):  # noqa: F811
+    author = quick_user("api-author")
+    pack = packs.pack_create(owner=author, name="Liga API", visibility="public")
+    packs.pack_import(pack=pack, by=author, text=PACK, apply=True)
+    version = packs.pack_publish(pack=pack, by=author)
+    campaign = services.campaign_create(organiser=author, name="Liga API")
+    url = f"/api/v1/campaigns/{campaign.slug}/pack/"
+    preview = client_for(author).post(url, {"version": version.pk}, format="json")
+    assert preview.status_code == 200 and preview.json() == []
+    campaign.refresh_from_db()
+    assert campaign.pack_version is None
+    stranger = client_for(quick_user("api-stranger"))
+    assert stranger.post(
+        url, {"version": version.pk, "confirmed": True}, format="json"
+    ).status_code in (403, 404)
+    bad = client_for(author).post(url, {"version": "uno"}, format="json")
+    assert bad.status_code == 400
+    moved = client_for(author).post(url, {"version": version.pk, "confirmed": True}, format="json")
+    assert moved.status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.pack_version == version

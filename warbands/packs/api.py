@@ -1,7 +1,9 @@
 """``/api/v1/packs/``: a list builder or a bot reads packs and their versions (what they hold,
 as the YAML file's document), with the pages' permissions: anyone reads public, unlisted and
 the default pack; a private pack its author and the players of campaigns that play it; its
-author imports into the draft (a dry run first, if asked) and publishes."""
+author imports into the draft (a dry run first, if asked: the report of what would be created,
+changed or removed; a refused file is a 400 listing each refusal under ``yaml``) and publishes.
+``/api/v1/campaigns/{slug}/pack/``: a campaign's move to a version, previewed or confirmed."""
 
 from __future__ import annotations
 
@@ -129,7 +131,7 @@ class PackDraftImportView(APIView):
         request=inline_serializer(
             "PackImport", {"yaml": serializers.CharField(), "dry_run": serializers.BooleanField()}
         ),
-        responses={200: REPORT, 400: REPORT},
+        responses={200: REPORT},
     )
     def post(self, request, slug: str):
         pack = _readable(request, slug)
@@ -138,7 +140,10 @@ class PackDraftImportView(APIView):
             raise serializers.ValidationError({"yaml": ["The pack as YAML text."]})
         dry_run = request.data.get("dry_run") in (True, "true", "1")
         report = services.pack_import(pack=pack, by=request.user, text=text, apply=not dry_run)
-        return Response(report.as_dict(), status=200 if report.ok else 400)
+        if not report.ok:
+            # The one error shape: each refusal, naming its entry and field, under ``yaml``.
+            raise serializers.ValidationError({"yaml": report.refused})
+        return Response(report.as_dict())
 
 
 class PackPublishView(APIView):
@@ -151,3 +156,52 @@ class PackPublishView(APIView):
         pack = _readable(request, slug)
         version = services.pack_publish(pack=pack, by=request.user)
         return Response(VersionSerializer(version).data, status=201)
+
+
+class WarbandChangeSerializer(serializers.Serializer):
+    warband = serializers.CharField(source="warband.name")
+    warband_id = serializers.IntegerField(source="warband.pk")
+    legal = serializers.BooleanField()
+    cost_before = serializers.IntegerField()
+    cost_after = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.CharField())
+
+
+class CampaignPackView(APIView):
+    """A campaign's move to a pack version: without ``confirmed`` the preview per warband;
+    confirmed, the move (409 when a warband cannot be moved; nothing changes then)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Preview or make a campaign's move to a pack version (its organisers)",
+        request=inline_serializer(
+            "CampaignPackMove",
+            {
+                "version": serializers.IntegerField(allow_null=True),
+                "confirmed": serializers.BooleanField(),
+            },
+        ),
+        responses={200: WarbandChangeSerializer(many=True)},
+    )
+    def post(self, request, campaign_slug: str):
+        from battles.common.access import visible_campaigns  # noqa: PLC0415 - battles imports warbands
+
+        campaign = visible_campaigns(request.user).filter(slug=campaign_slug[:140]).first()
+        if campaign is None:
+            raise Http404
+        raw = request.data.get("version")
+        version = None
+        if raw is not None:
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise serializers.ValidationError({"version": ["A pack version's id, or null."]})
+            version = PackVersion.objects.select_related("pack").filter(pk=raw).first()
+            if version is None or not services.may_read(version.pack, request.user):
+                raise Http404
+        changes = services.campaign_pack_move(
+            campaign=campaign,
+            version=version,
+            by=request.user,
+            confirmed=request.data.get("confirmed") is True,
+        )
+        return Response(WarbandChangeSerializer(changes, many=True).data)

@@ -26,4 +26,9 @@ api_urlpatterns = [
     ),
     path("packs/<slug:slug>/draft/", api.PackDraftImportView.as_view(), name="api-pack-draft"),
     path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
+    path(
+        "campaigns/<slug:campaign_slug>/pack/",
+        api.CampaignPackView.as_view(),
+        name="api-campaign-pack",
+    ),
 ]
