@@ -92,6 +92,19 @@ def test_an_organiser_builds_publishes_and_adopts_a_pack(organiser, client):
     )
     assert response.status_code == 302
     assert Warband.objects.get(name="Los de Fornost").warband_type == warband_type
+    # A new version: the pack's page leads its author to the campaign's preview.
+    client.force_login(organiser)
+    client.post(f"/packs/{pack.slug}/warband-type/", dict(TYPE_FORM, leader_cost="70"))
+    client.post(f"/packs/{pack.slug}/publish/")
+    second = pack.versions.get(number=2)
+    page = client.get(f"/packs/{pack.slug}/").content.decode()
+    link = f"/packs-adopt/?campaign={campaign.slug}&amp;version={second.pk}"
+    assert link in page
+    preview = client.get(link.replace("&amp;", "&"))
+    assert preview.status_code == 200 and "No warband has joined yet." in preview.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.pack_version == version
+    client.force_login(Warband.objects.get(name="Los de Fornost").owner)
     # The default form does not offer a pack's types.
     assert "Cazadores de trolls" not in client.get("/warbands/new/").content.decode()
 

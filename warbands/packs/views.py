@@ -116,6 +116,14 @@ def _detail_context(request, pack: ContentPack, **extra):
         else (selectors.default_contents() if pack.owner_id is None else []),
         "warband_types": (shown.document.get("warband_types") or {}) if shown else {},
         "campaigns": _organised_campaigns(request.user) if published else [],
+        # The author's campaigns still on an older version: each a link to the move's preview.
+        "behind": [
+            campaign
+            for campaign in _organised_campaigns(request.user).filter(pack_version__pack=pack)
+            if published and campaign.pack_version_id != published[0].pk
+        ]
+        if editable
+        else [],
         "import_form": PackImportForm(),
         "type_form": WarbandTypeForm(races=_race_choices(document), items=_items_choices(document))
         if editable
