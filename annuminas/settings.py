@@ -353,6 +353,8 @@ SPECTACULAR_SETTINGS = {
         "BattleStatusEnum": "battles.models.Battle.Status",
         "BattleEventKindEnum": "battles.models.BattleEvent.Kind",
         "MembershipRoleEnum": "battles.models.Membership.Role",
+        "PackVersionStateEnum": "warbands.models.PackVersion.State",
+        "CampaignStateEnum": "battles.models.Campaign.State",
         "AttackKindEnum": [("melee", "melee"), ("shooting", "shooting")],
     },
 }

@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/v1/", include("annuminas.api.urls")),
     path("rules/", include("rules.urls")),
     path("", include("warbands.urls")),
+    path("", include("warbands.packs.urls")),
     path("", include("battles.urls")),
 ]
 

@@ -227,7 +227,17 @@ def export_json(modeladmin, request, queryset):
     return _export(queryset, "json")
 
 
-class CatalogueAdmin(admin.ModelAdmin):
+class DefaultCatalogueOnly:
+    """The admin edits the default catalogue only: a published version of an organiser's pack
+    never changes (``warbands.packs``), so its rows are not listed here."""
+
+    default_filter = {"pack_version": None}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(**self.default_filter)
+
+
+class CatalogueAdmin(DefaultCatalogueOnly, admin.ModelAdmin):
     search_fields = ["slug", "name", "description"]
     list_display = ["name", "slug"]
     actions = [export_yaml, export_json]
@@ -387,7 +397,7 @@ class WarbandTypeAdmin(CatalogueAdmin):
 
 
 @admin.register(FighterType)
-class FighterTypeAdmin(admin.ModelAdmin):
+class FighterTypeAdmin(DefaultCatalogueOnly, admin.ModelAdmin):
     list_display = ["name", "slug", "warband_type", "role", "cost", "max_count"]
     list_filter = ["warband_type", "role", "race"]
     search_fields = ["slug", "name"]
@@ -396,9 +406,11 @@ class FighterTypeAdmin(admin.ModelAdmin):
 
 
 @admin.register(HiredSword)
-class HiredSwordAdmin(admin.ModelAdmin):
+class HiredSwordAdmin(DefaultCatalogueOnly, admin.ModelAdmin):
     """The hiring terms; the sword's profile, fee (cost) and maximum per warband are on its
     fighter type (under the pack's "espadas de alquiler")."""
+
+    default_filter = {"fighter_type__pack_version": None}
 
     list_display = ["__str__", "hire_fee", "upkeep", "rating_value"]
     list_select_related = ["fighter_type"]

@@ -33,6 +33,8 @@ from .models import (
     SpecialRule,
     WarbandType,
 )
+from .packs.document import document_check
+from .packs.known import known_default
 
 DEFAULT_PACK_PATH = Path(__file__).resolve().parent / "content"
 SECTIONS = (
@@ -150,6 +152,10 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     if unchanged is not None and not force:
         return LoadResult(pack=unchanged, changed=False)
     data = read_pack(files, Path(path))
+    # The one check of a pack's content, as for a pack built on the site.
+    problems = document_check(data, known=known_default())
+    if problems:
+        raise ValidationError([str(problem) for problem in problems])
     pack = _pack_save(data["pack"], content_hash=content_hash, path=path)
     loader = _PackLoader(pack)
     loader.races(data.get("races") or {})
@@ -243,7 +249,7 @@ class _PackLoader:
         cache = self.loaded.setdefault(model, {})
         if ref_slug in cache:
             return cache[ref_slug]
-        found = model.objects.filter(slug=ref_slug).first()
+        found = model.objects.filter(slug=ref_slug, pack_version=None).first()
         if found is None:
             raise ValidationError(
                 _("%(where)s: unknown %(what)s %(slug)r")

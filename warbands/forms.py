@@ -11,9 +11,19 @@ class WarbandCreateForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
     warband_type = forms.ModelChoiceField(
         label=_("Warband type"),
-        queryset=WarbandType.objects.filter(playable=True).order_by("name"),
+        queryset=WarbandType.objects.filter(playable=True, pack_version=None).order_by("name"),
         empty_label=_("Choose a warband type"),
     )
+
+    def __init__(self, *args, pack_version=None, **kwargs):
+        """``pack_version``: the types of that published version of a pack (a league's), not
+        the default catalogue's."""
+        super().__init__(*args, **kwargs)
+        self.pack_version = pack_version
+        if pack_version is not None:
+            self.fields["warband_type"].queryset = WarbandType.objects.filter(
+                playable=True, pack_version=pack_version
+            ).order_by("name")
 
 
 class VersionedForm(forms.Form):

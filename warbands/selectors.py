@@ -59,7 +59,12 @@ def warband_sheet_queryset() -> QuerySet[Warband]:
     return (
         Warband.objects.annotate(games_played=_games_played())
         .select_related(
-            "owner", "warband_type", "warband_type__race", "warband_type__pack", "undo_point"
+            "owner",
+            "warband_type",
+            "warband_type__race",
+            "warband_type__pack",
+            "warband_type__pack_version",
+            "undo_point",
         )
         .prefetch_related(
             Prefetch(

@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from battles.urls import api_urlpatterns as battles_api
+from warbands.packs.urls import api_urlpatterns as packs_api
 
 from .schema import EnglishSchemaView
 from .signup import SignupView
@@ -26,5 +27,6 @@ urlpatterns = [
     path("", include("annuminas.exports.api_urls")),
     path("rules/", include("rules.api.urls")),
     path("", include("warbands.api.urls")),
+    path("", include(packs_api)),
     path("", include(battles_api)),
 ]

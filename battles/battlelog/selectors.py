@@ -40,7 +40,9 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
         )
         .select_related("fighter_type__race", "group")
         .prefetch_related(
-            items, group_items, Prefetch("skills", queryset=Skill.objects.only("slug"))
+            items,
+            group_items,
+            Prefetch("skills", queryset=Skill.objects.only("slug", "pack_version_id")),
         )
         .order_by("-is_leader", "-is_hero", "pk")
     )
@@ -67,7 +69,7 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
             *fighter.fighter_type.special_rules,
             *fighter.special_rules,
             *(fighter.group.special_rules if fighter.group is not None else ()),
-            *(skill.slug for skill in fighter.skills.all()),
+            *(skill.local_slug for skill in fighter.skills.all()),
         ]
         side["fighters"].append(
             {
@@ -77,9 +79,9 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
                 "leader": fighter.is_leader,
                 "hero": fighter.is_hero,
                 "rules": sorted({str(r) for r in rules}),
-                "equipment": [item.slug for item in carried],
+                "equipment": [item.local_slug for item in carried],
                 "items": [_item(item) for item in carried],
-                "race": fighter.fighter_type.race.slug,
+                "race": fighter.fighter_type.race.local_slug,
             }
         )
     return out
@@ -88,7 +90,7 @@ def eligible_fighters(battle: Battle) -> dict[int, dict[str, Any]]:
 def _item(equipment) -> dict[str, Any]:
     """An item as the tracker reads it: its kind and the rules data of the catalogue."""
     return {
-        "slug": equipment.slug,
+        "slug": equipment.local_slug,
         "name": equipment.name,
         "kind": equipment.kind,
         "rules": dict(equipment.rules or {}),

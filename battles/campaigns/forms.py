@@ -219,7 +219,9 @@ class TypesFields(TextFields):
             setting.key: forms.ModelMultipleChoiceField(
                 label=setting.label,
                 help_text=setting.help,
-                queryset=WarbandType.objects.filter(playable=True).order_by("name"),
+                queryset=WarbandType.objects.filter(playable=True, pack_version=None).order_by(
+                    "name"
+                ),
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )

@@ -61,9 +61,9 @@ def campaign_detail(*, user, slug: str) -> Campaign:
         ),
     )
     return get_object_or_404(
-        access.visible_campaigns(user).prefetch_related(
-            "allowed_warband_types", Prefetch("rounds", queryset=rounds)
-        ),
+        access.visible_campaigns(user)
+        .select_related("pack_version__pack")
+        .prefetch_related("allowed_warband_types", Prefetch("rounds", queryset=rounds)),
         slug=slug,
     )
 

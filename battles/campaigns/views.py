@@ -321,7 +321,16 @@ def campaign_join(request: HttpRequest) -> HttpResponse:
         ):
             messages.success(request, _("You joined %(campaign)s.") % {"campaign": campaign.name})
             return redirect(campaign)
-    return render(request, "battles/campaign_join.html", {"form": form})
+    # A league that plays its own pack: its warbands are built from that pack's version.
+    code = (request.POST.get("join_code") or request.GET.get("code") or "").strip().upper()[:12]
+    pack_version = (
+        Campaign.objects.filter(join_code=code).values_list("pack_version", flat=True).first()
+        if code
+        else None
+    )
+    return render(
+        request, "battles/campaign_join.html", {"form": form, "pack_version": pack_version}
+    )
 
 
 def _posted_ids(post, name: str) -> list[int]:

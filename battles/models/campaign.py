@@ -70,6 +70,17 @@ class Campaign(TextBounds, models.Model):
         related_name="+",
         help_text=_("None selected: every warband type may join."),
     )
+    # The content the league plays with: a published version of a pack (``warbands.packs``);
+    # empty, the default catalogue. Moved only by ``campaign_pack_move`` once the organiser
+    # has seen what the move does to each warband.
+    pack_version = models.ForeignKey(
+        "warbands.PackVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="campaigns",
+        verbose_name=_("content pack version"),
+    )
     max_fighter_type_copies = models.PositiveSmallIntegerField(
         _("maximum copies of one fighter type"),
         null=True,

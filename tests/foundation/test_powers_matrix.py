@@ -397,3 +397,49 @@ def test_the_campaign_page_leads_its_organisers_to_their_site(world):
     link = reverse("organisers:battles_campaign_change", args=[world.campaign_a.pk])
     assert page.status_code == 200 and link in page.content.decode()
     assert client_for(world.users["organiser_a"]).get(link).status_code == 200
+
+
+# --- content packs: their authors edit them; content editors keep the default pack -------------
+PACK_YAML = "equipment_lists:\n  lista: {name: Lista, items: [daga]}\n"
+PACK_EDITS = {
+    "organiser_a's pack": {"organiser_a"},
+    "the default pack": {"content_editor", "superuser"},
+}
+
+
+def _matrix_pack(world, which: str) -> ContentPack:
+    from warbands.packs import services as packs  # noqa: PLC0415 - only these tests need it
+
+    if which == "the default pack":
+        return ContentPack.objects.get(owner=None, slug="annuminas")
+    return packs.pack_create(owner=world.users["organiser_a"], name="Pack A", visibility="public")
+
+
+@pytest.mark.parametrize("which", PACK_EDITS)
+@pytest.mark.parametrize("role", ROLES)
+def test_content_packs_through_the_api(world, role, which):
+    pack = _matrix_pack(world, which)
+    client = APIClient()
+    client.force_authenticate(world.users[role])
+    response = client.post(
+        f"/api/v1/packs/{pack.slug}/draft/", {"yaml": PACK_YAML, "dry_run": True}, format="json"
+    )
+    allowed = role in PACK_EDITS[which]
+    assert response.status_code == (200 if allowed else 403)
+    publish = client.post(f"/api/v1/packs/{pack.slug}/publish/")
+    assert publish.status_code in ((201, 400, 409) if allowed else (403,))
+    assert client.get(f"/api/v1/packs/{pack.slug}/").status_code == 200
+
+
+@pytest.mark.parametrize("which", PACK_EDITS)
+@pytest.mark.parametrize("role", ROLES)
+def test_content_pack_pages(world, role, which):
+    pack = _matrix_pack(world, which)
+    before = list(pack.versions.values_list("pk", "document"))
+    response = client_for(world.users[role]).post(
+        f"/packs/{pack.slug}/import/", {"text": PACK_YAML, "apply": "1"}
+    )
+    allowed = role in PACK_EDITS[which]
+    assert response.status_code == (302 if allowed else 403)
+    if not allowed:
+        assert list(pack.versions.values_list("pk", "document")) == before

@@ -259,8 +259,13 @@ class WarbandSerializer(serializers.ModelSerializer):
 
 class WarbandCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH)
+    # The default catalogue's types and those of packs that are not private (a version's slug
+    # is prefixed ``v<version id>-``).
     warband_type = serializers.SlugRelatedField(
-        slug_field="slug", queryset=WarbandType.objects.filter(playable=True)
+        slug_field="slug",
+        queryset=WarbandType.objects.filter(playable=True).exclude(
+            pack__owner__isnull=False, pack__visibility="private"
+        ),
     )
 
 

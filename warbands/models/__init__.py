@@ -14,12 +14,14 @@ from .catalogue import (
     SpecialRule,
     WarbandType,
 )
+from .packs import PackVersion
 from .roster import EquipmentItem, Fighter, HenchmanGroup, LedgerEntry, Warband
 from .undo import UndoPoint
 
 __all__ = [
     "CHARACTERISTIC_FIELDS",
     "PROFILE_FIELDS",
+    "PackVersion",
     "SPANISH_NAMES",
     "ContentPack",
     "Equipment",

@@ -6,6 +6,7 @@ that row); ``pack`` records which pack last wrote it. Organisers may edit every 
 admin; ``load_content`` only rewrites a row when its pack file changes.
 """
 
+from django.conf import settings as django_settings
 from django.db import models
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -50,6 +51,32 @@ class ContentPack(models.Model):
     source = models.CharField(_("source folder"), max_length=500, blank=True)
     loaded_at = models.DateTimeField(_("loaded at"), null=True, blank=True)
 
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", _("private")
+        UNLISTED = "unlisted", _("unlisted (with the link)")
+        PUBLIC = "public", _("public")
+
+    # An organiser's pack (``warbands.packs``): edited as a draft, published as versions. The
+    # default pack (loaded from ``warbands/content/``) has no owner: content editors keep it.
+    owner = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="content_packs",
+        verbose_name=_("owner"),
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    credit = models.CharField(
+        _("source and credit"),
+        max_length=300,
+        blank=True,
+        help_text=_('Where its lists come from, e.g. "Annúminas v3.0".'),
+    )
+    created_at = models.DateTimeField(_("created"), null=True, blank=True, auto_now_add=True)
+
     class Meta:
         verbose_name = _("content pack")
         verbose_name_plural = _("content packs")
@@ -73,6 +100,15 @@ def translated(text: str, translations: dict | None, field: str) -> str:
     return value if isinstance(value, str) and value.strip() else text
 
 
+def version_prefix(version_id: int) -> str:
+    return f"v{version_id}-"
+
+
+def local_slug(slug: str, version_id: int | None) -> str:
+    """``slug`` without its pack version's prefix (a default catalogue row's slug as it is)."""
+    return slug.removeprefix(version_prefix(version_id)) if version_id else slug
+
+
 class CatalogueRow(models.Model):
     pack = models.ForeignKey(
         ContentPack, on_delete=models.PROTECT, related_name="+", verbose_name=_("content pack")
@@ -89,6 +125,16 @@ class CatalogueRow(models.Model):
             '"description": "Parry."}}; a language left out reads the Spanish.'
         ),
     )
+    # Empty: the default catalogue. Set: a row of an organiser's published pack version, whose
+    # slug is the pack's own prefixed with ``v<version id>-`` (``local_slug`` gives it back).
+    pack_version = models.ForeignKey(
+        "warbands.PackVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("pack version"),
+    )
 
     class Meta:
         abstract = True
@@ -96,6 +142,11 @@ class CatalogueRow(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def local_slug(self) -> str:
+        """The slug as its pack wrote it (the engine's key for skills, items and races)."""
+        return local_slug(self.slug, self.pack_version_id)
 
     @property
     def display_name(self) -> str:

@@ -72,6 +72,11 @@ class Warband(TextBounds, models.Model):
         return self.name
 
     @property
+    def pack_version_id(self) -> int | None:
+        """The pack version it was built with (none: the default catalogue)."""
+        return self.warband_type.pack_version_id
+
+    @property
     def etag(self) -> str:
         return f'"warband-{self.pk}-v{self.version}"'
 

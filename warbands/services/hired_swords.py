@@ -25,8 +25,10 @@ from .unit import (
 
 def hired_swords_for(warband_type) -> list[HiredSword]:
     """The catalogue's hired swords a warband of ``warband_type`` may hire."""
-    swords = HiredSword.objects.select_related("fighter_type").prefetch_related(
-        "allowed_warband_types", "excluded_warband_types"
+    swords = (
+        HiredSword.objects.filter(fighter_type__pack_version_id=warband_type.pack_version_id)
+        .select_related("fighter_type")
+        .prefetch_related("allowed_warband_types", "excluded_warband_types")
     )
     return [sword for sword in swords if sword.may_serve(warband_type)]
 

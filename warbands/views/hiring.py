@@ -124,7 +124,8 @@ class HiredSwordHireForm(VersionedForm):
 def _pack_swords(warband: Warband):
     """The hired swords of the warband's own content pack."""
     return HiredSword.objects.filter(
-        fighter_type__warband_type__pack_id=warband.warband_type.pack_id
+        fighter_type__warband_type__pack_id=warband.warband_type.pack_id,
+        fighter_type__pack_version_id=warband.warband_type.pack_version_id,
     ).select_related("fighter_type")
 
 

@@ -20,7 +20,8 @@ from annuminas.errors import Conflict
 
 from .. import services
 from ..forms import ImportForm, VersionedForm, WarbandCreateForm, WarbandEditForm
-from ..models import Warband
+from ..models import PackVersion, Warband
+from ..packs.services import may_read
 from ..selectors import warband_ledger, warbands_for_user
 from ..sheet_cache import (
     CSRF_STAND_IN,
@@ -42,9 +43,24 @@ def warband_list(request):
     )
 
 
+def _pack_version(request):
+    """The published pack version asked for (``?pack=<id>``), when the user may read it."""
+    raw = (request.POST.get("pack") or request.GET.get("pack") or "").strip()
+    if not raw:
+        return None
+    version = (
+        PackVersion.objects.select_related("pack")
+        .filter(pk=int(raw) if raw.isdigit() and len(raw) < 12 else 0, state="published")
+        .first()
+    )
+    if version is None or not may_read(version.pack, request.user):
+        raise Http404
+    return version
+
+
 @login_required
 def warband_create(request):
-    form = WarbandCreateForm(request.POST or None)
+    form = WarbandCreateForm(request.POST or None, pack_version=_pack_version(request))
     if request.method == "POST" and form.is_valid():
         try:
             warband = services.warband_create(owner=request.user, **form.cleaned_data)

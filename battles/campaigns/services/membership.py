@@ -50,6 +50,15 @@ def campaign_join(*, campaign: Campaign, user, warband, join_code: str) -> Membe
         raise ValidationError(
             {"warband": _("A warband imported from a file cannot join a campaign; build it here.")}
         )
+    if warband.warband_type.pack_version_id != campaign.pack_version_id:
+        raise ValidationError(
+            {
+                "warband": _(
+                    "This warband was built with another content pack than the campaign's: "
+                    "build one from the campaign's pack."
+                )
+            }
+        )
     other_campaigns_check(campaign, warband)
     check_warband(warband, [campaign])
     _apply_starting_treasury(campaign, warband)

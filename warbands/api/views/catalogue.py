@@ -15,6 +15,7 @@ from rest_framework.reverse import reverse as api_reverse
 from rest_framework.views import APIView
 
 from ...models import (
+    ContentPack,
     Equipment,
     EquipmentList,
     FighterType,
@@ -67,9 +68,23 @@ class CatalogueRootView(APIView):
 
 
 class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
+    """The default catalogue and the published versions of packs that are not private (a
+    private pack's content is read at ``/api/v1/packs/``, by those who may)."""
+
     permission_classes = [AllowAny]
     lookup_field = "slug"
     ordering_fields = ["name", "slug"]
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        names = {field.name for field in queryset.model._meta.get_fields()}
+        pack = "pack" if "pack" in names else "fighter_type__pack"  # hired swords' terms
+        return queryset.exclude(
+            **{
+                f"{pack}__owner__isnull": False,
+                f"{pack}__visibility": ContentPack.Visibility.PRIVATE,
+            }
+        )
 
 
 def catalogue_schema(*, many: str, one: str) -> Callable:

@@ -1,0 +1,132 @@
+"""A league's own content pack on a phone (390 px): an organiser who is not staff builds a pack
+with a new warband type (a leader, a hero, a henchman type and their equipment list),
+publishes it, adopts it for his campaign after the preview, and a player builds a legal
+warband from it and joins the league."""
+
+import pytest
+from playwright.sync_api import expect
+
+from battles.campaigns import services
+from battles.models import Campaign
+from tests.e2e.a11y import axe_violations, sideways_scroll
+from tests.e2e.test_warbands_browser import hire
+from warbands.content_loader import content_pack_load
+from warbands.models import ContentPack, Warband, WarbandType
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+SHOTS = "/tmp"  # noqa: S108 - screenshots for a person to look at, never read back
+
+
+def _on_phone(page, login, user):
+    """Log in (the menu folds away on a phone), then use the site at 390 px."""
+    page.set_viewport_size(LAPTOP)
+    login(user)
+    page.set_viewport_size(PHONE)
+
+
+def _logout(page):
+    page.set_viewport_size(LAPTOP)
+    page.get_by_test_id("nav-logout").click()
+    expect(page.get_by_test_id("nav-login")).to_be_visible()
+
+
+def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user):
+    content_pack_load()
+    organiser = make_user("elendur")
+    assert not organiser.is_staff
+    campaign = services.campaign_create(organiser=organiser, name="Liga del Norte")
+
+    _on_phone(page, login, organiser)
+    page.goto("/packs/")
+    page.get_by_test_id("pack-new").click()
+    page.fill("input[name=name]", "Liga del Norte")
+    page.select_option("select[name=visibility]", "public")
+    page.fill("input[name=credit]", "Reglas de la casa, 2026")
+    page.get_by_test_id("pack-create-submit").click()
+
+    page.get_by_test_id("pack-type-details").locator("summary").click()
+    form = page.get_by_test_id("pack-type-form")
+    form.locator("input[name=name]").fill("Cazadores de trolls")
+    form.locator("select[name=race]").select_option("human")
+    form.locator("input[name=leader_name]").fill("Jefe cazador")
+    form.locator("input[name=leader_cost]").fill("60")
+    form.locator("input[name=leader_profile]").fill("10 4 4 3 3 1 4 1 8")
+    form.locator("input[name=hero_name]").fill("Rastreador")
+    form.locator("input[name=hero_cost]").fill("30")
+    form.locator("input[name=hero_max]").fill("2")
+    form.locator("input[name=hero_profile]").fill("10 3 4 3 3 1 3 1 7")
+    form.locator("input[name=henchman_name]").fill("Batidor")
+    form.locator("input[name=henchman_cost]").fill("25")
+    form.locator("input[name=henchman_profile]").fill("10 3 3 3 3 1 3 1 7")
+    for item in ("daga", "espada", "arco"):
+        form.locator(f"input[name=items][value={item}]").check()
+    assert sideways_scroll(page) is None
+    page.get_by_test_id("pack-type-submit").click()
+    page.get_by_test_id("pack-publish").click()
+    expect(page.get_by_test_id("pack-version")).to_contain_text("v1")
+    expect(page.get_by_test_id("pack-warband-type")).to_contain_text("Cazadores de trolls")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-detail-390.png", full_page=True)
+
+    page.get_by_test_id("pack-adopt-form").locator("select[name=campaign]").select_option(
+        campaign.slug
+    )
+    page.get_by_test_id("pack-adopt").click()
+    expect(page.get_by_test_id("pack-move-preview")).to_be_visible()
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-move-390.png", full_page=True)
+    page.get_by_test_id("pack-move-confirm").click()
+    campaign.refresh_from_db()
+    version = ContentPack.objects.get(name="Liga del Norte").versions.get()
+    assert campaign.pack_version == version
+    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
+    _logout(page)
+
+    player = make_user("hallas")
+    _on_phone(page, login, player)
+    page.goto(f"/campaigns/join/?code={campaign.join_code}")
+    page.get_by_test_id("join-pack-create").click()
+    expect(page.get_by_test_id("create-pack")).to_contain_text("Liga del Norte v1")
+    hunters = WarbandType.objects.get(pack_version=version)
+    page.locator("input[name=name]").fill("Los de Fornost")
+    page.locator("select[name=warband_type]").select_option(str(hunters.pk))
+    page.locator("form[data-testid=warband-create-form] button[type=submit]").click()
+    expect(page.get_by_test_id("warband-name")).to_have_text("Los de Fornost")
+    expect(page.get_by_test_id("sheet-pack")).to_have_text(
+        "Liga del Norte v1 · Reglas de la casa, 2026"
+    )
+    types = {t.local_slug: t for t in hunters.fighter_types.all()}
+    hire(page, types["cazadores-de-trolls-jefe"], "Hallas")
+    hire(page, types["cazadores-de-trolls-secuaz"], "Batidores", count=3)
+    assert sideways_scroll(page) is None
+
+    page.goto(f"/campaigns/join/?code={campaign.join_code}")
+    page.fill("input[name=join_code]", campaign.join_code)
+    warband = Warband.objects.get(name="Los de Fornost")
+    page.select_option("select[name=warband]", str(warband.pk))
+    page.get_by_test_id("join-submit").click()
+    expect(page.get_by_test_id("members-table")).to_contain_text("Los de Fornost")
+    warband.refresh_from_db()
+    assert warband.treasury == 500 - 60 - 3 * 25
+    assert warband.pack_version_id == version.pk
+
+    page.goto(f"/warbands/{warband.pk}/chat/")
+    expect(page.get_by_test_id("chat-text")).to_contain_text("#ANNUMINAS1")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-chat-390.png", full_page=True)
+    page.goto("/warbands/import-chat/")
+    page.fill("textarea[name=text]", page.evaluate("() => ''") + "#ANNUMINAS1 roto")
+    page.get_by_test_id("chat-check").click()
+    expect(page.get_by_test_id("chat-error")).to_be_visible()
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"/packs/{version.pack.slug}/")
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-detail-1280.png", full_page=True)

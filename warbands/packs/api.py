@@ -1,0 +1,207 @@
+"""``/api/v1/packs/``: a list builder or a bot reads packs and their versions (what they hold,
+as the YAML file's document), with the pages' permissions: anyone reads public, unlisted and
+the default pack; a private pack its author and the players of campaigns that play it; its
+author imports into the draft (a dry run first, if asked: the report of what would be created,
+changed or removed; a refused file is a 400 listing each refusal under ``yaml``) and publishes.
+``/api/v1/campaigns/{slug}/pack/``: a campaign's move to a version, previewed or confirmed."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..models import ContentPack, PackVersion
+from . import selectors, services
+
+
+class VersionSummarySerializer(serializers.ModelSerializer):
+    contents = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PackVersion
+        fields = ["number", "state", "published_at", "contents"]
+
+    def get_contents(self, version) -> dict[str, int]:
+        return selectors.contents(version.document)
+
+
+class VersionSerializer(VersionSummarySerializer):
+    document = serializers.JSONField(read_only=True)
+    campaigns = serializers.SlugRelatedField(many=True, slug_field="slug", read_only=True)
+
+    class Meta(VersionSummarySerializer.Meta):
+        fields = [*VersionSummarySerializer.Meta.fields, "document", "campaigns"]
+
+
+class PackSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+    versions = serializers.SerializerMethodField()
+    editable = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ContentPack
+        fields = ["slug", "name", "author", "visibility", "credit", "versions", "editable"]
+
+    def _user(self):
+        request = self.context.get("request")
+        return request.user if request else None
+
+    def get_versions(self, pack) -> list[dict]:
+        editable = services.may_edit(pack, self._user())
+        rows = [v for v in pack.versions.all() if v.is_published or editable]
+        return VersionSummarySerializer(rows, many=True).data
+
+    def get_editable(self, pack) -> bool:
+        return services.may_edit(pack, self._user())
+
+
+def _readable(request, slug: str) -> ContentPack:
+    pack = ContentPack.objects.select_related("owner").filter(slug=slug).first()
+    if pack is None or not services.may_read(pack, request.user):
+        raise Http404
+    return pack
+
+
+class PackListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Content packs one may read", responses=PackSerializer(many=True))
+    def get(self, request):
+        visible = Q(visibility=ContentPack.Visibility.PUBLIC) | Q(owner=None)
+        if request.user.is_authenticated:
+            visible |= Q(owner=request.user) | Q(
+                versions__campaigns__memberships__user=request.user
+            )
+        packs = (
+            ContentPack.objects.filter(visible)
+            .distinct()
+            .select_related("owner")
+            .prefetch_related("versions")
+            .order_by("name", "pk")
+        )
+        return Response(PackSerializer(packs, many=True, context={"request": request}).data)
+
+
+class PackDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="One content pack and its versions", responses=PackSerializer)
+    def get(self, request, slug: str):
+        pack = _readable(request, slug)
+        return Response(PackSerializer(pack, context={"request": request}).data)
+
+
+class PackVersionView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="One version of a pack, with its document", responses=VersionSerializer)
+    def get(self, request, slug: str, number: int):
+        pack = _readable(request, slug)
+        version = pack.versions.filter(number=number).first()
+        if version is None or (
+            not version.is_published and not services.may_edit(pack, request.user)
+        ):
+            raise Http404
+        return Response(VersionSerializer(version).data)
+
+
+REPORT = inline_serializer(
+    "PackImportReport",
+    {
+        "ok": serializers.BooleanField(),
+        "created": serializers.ListField(child=serializers.CharField()),
+        "changed": serializers.ListField(child=serializers.CharField()),
+        "unchanged": serializers.ListField(child=serializers.CharField()),
+        "removed": serializers.ListField(child=serializers.CharField()),
+        "refused": serializers.ListField(child=serializers.CharField()),
+    },
+)
+
+
+class PackDraftImportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Import a YAML file into the pack's draft (dry_run: the report only)",
+        request=inline_serializer(
+            "PackImport", {"yaml": serializers.CharField(), "dry_run": serializers.BooleanField()}
+        ),
+        responses={200: REPORT},
+    )
+    def post(self, request, slug: str):
+        pack = _readable(request, slug)
+        text = request.data.get("yaml")
+        if not isinstance(text, str):
+            raise serializers.ValidationError({"yaml": ["The pack as YAML text."]})
+        dry_run = request.data.get("dry_run") in (True, "true", "1")
+        report = services.pack_import(pack=pack, by=request.user, text=text, apply=not dry_run)
+        if not report.ok:
+            # The one error shape: each refusal, naming its entry and field, under ``yaml``.
+            raise serializers.ValidationError({"yaml": report.refused})
+        return Response(report.as_dict())
+
+
+class PackPublishView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Publish the pack's draft", request=None, responses={201: VersionSerializer}
+    )
+    def post(self, request, slug: str):
+        pack = _readable(request, slug)
+        version = services.pack_publish(pack=pack, by=request.user)
+        return Response(VersionSerializer(version).data, status=201)
+
+
+class WarbandChangeSerializer(serializers.Serializer):
+    warband = serializers.CharField(source="warband.name")
+    warband_id = serializers.IntegerField(source="warband.pk")
+    legal = serializers.BooleanField()
+    cost_before = serializers.IntegerField()
+    cost_after = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.CharField())
+
+
+class CampaignPackView(APIView):
+    """A campaign's move to a pack version: without ``confirmed`` the preview per warband;
+    confirmed, the move (409 when a warband cannot be moved; nothing changes then)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Preview or make a campaign's move to a pack version (its organisers)",
+        request=inline_serializer(
+            "CampaignPackMove",
+            {
+                "version": serializers.IntegerField(allow_null=True),
+                "confirmed": serializers.BooleanField(),
+            },
+        ),
+        responses={200: WarbandChangeSerializer(many=True)},
+    )
+    def post(self, request, campaign_slug: str):
+        from battles.common.access import visible_campaigns  # noqa: PLC0415 - battles imports warbands
+
+        campaign = visible_campaigns(request.user).filter(slug=campaign_slug[:140]).first()
+        if campaign is None:
+            raise Http404
+        raw = request.data.get("version")
+        version = None
+        if raw is not None:
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise serializers.ValidationError({"version": ["A pack version's id, or null."]})
+            version = PackVersion.objects.select_related("pack").filter(pk=raw).first()
+            if version is None or not services.may_read(version.pack, request.user):
+                raise Http404
+        changes = services.campaign_pack_move(
+            campaign=campaign,
+            version=version,
+            by=request.user,
+            confirmed=request.data.get("confirmed") is True,
+        )
+        return Response(WarbandChangeSerializer(changes, many=True).data)

@@ -1,0 +1,86 @@
+"""Reads of packs: a user's own, the public list, a version's contents."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q
+
+from ..models import (
+    ContentPack,
+    Equipment,
+    EquipmentList,
+    HiredSword,
+    PackVersion,
+    Race,
+    SkillList,
+    SpecialRule,
+    WarbandType,
+)
+from .document import ENTRY_SECTIONS
+
+
+def packs_listed(*, user=None):
+    """Public packs (and the default one), then the user's own, with their versions and the
+    campaigns that play each version."""
+    visible = Q(visibility=ContentPack.Visibility.PUBLIC) | Q(owner=None)
+    if user is not None and user.is_authenticated:
+        visible |= Q(owner=user)
+    return (
+        ContentPack.objects.filter(visible)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch(
+                "versions",
+                queryset=PackVersion.objects.annotate(campaign_count=Count("campaigns")).order_by(
+                    "-number"
+                ),
+            )
+        )
+        .order_by("name", "pk")
+    )
+
+
+SECTION_MODELS = {
+    "races": Race,
+    "special_rules": SpecialRule,
+    "skill_lists": SkillList,
+    "equipment": Equipment,
+    "equipment_lists": EquipmentList,
+    "warband_types": WarbandType,
+    "hired_swords": HiredSword,
+}
+
+
+def contents_named(document: dict) -> list[tuple[str, int]]:
+    """``contents`` with each section's name in the reader's language (the models' own)."""
+    return [
+        (SECTION_MODELS[section]._meta.verbose_name_plural, count)
+        for section, count in contents(document).items()
+    ]
+
+
+def default_contents() -> list[tuple[str, int]]:
+    """The default catalogue's entries by section (the default pack's rows)."""
+    playable = {WarbandType: {"playable": True}}  # not the hired swords' holder
+    rows = [
+        (
+            model._meta.verbose_name_plural,
+            model.objects.filter(pack_version=None, **playable.get(model, {})).count(),
+        )
+        for section, model in SECTION_MODELS.items()
+        if section != "hired_swords"
+    ]
+    swords = HiredSword.objects.filter(fighter_type__pack_version=None).count()
+    return [*rows, (HiredSword._meta.verbose_name_plural, swords)]
+
+
+def contents(document: dict) -> dict[str, int]:
+    """How many entries of each section a document holds."""
+    return {
+        section: len(document.get(section) or {})
+        for section in ENTRY_SECTIONS
+        if document.get(section)
+    }
+
+
+def latest_published(pack: ContentPack) -> PackVersion | None:
+    return pack.versions.filter(state=PackVersion.State.PUBLISHED).order_by("-number").first()

@@ -1,0 +1,34 @@
+from django.urls import path
+
+from . import api, views
+
+urlpatterns = [
+    path("packs/", views.pack_list, name="pack-list"),
+    path("packs/new/", views.pack_create, name="pack-create"),
+    path("packs/<slug:slug>/", views.pack_detail, name="pack-detail"),
+    path("packs/<slug:slug>/import/", views.pack_import, name="pack-import"),
+    path("packs/<slug:slug>/warband-type/", views.pack_warband_type, name="pack-warband-type"),
+    path("packs/<slug:slug>/publish/", views.pack_publish, name="pack-publish"),
+    path("packs/<slug:slug>/settings/", views.pack_settings, name="pack-settings"),
+    path("packs/<slug:slug>/v<int:number>.yaml", views.pack_version_yaml, name="pack-version-yaml"),
+    path("packs-adopt/", views.campaign_pack, name="campaign-pack"),
+    path("warbands/<id:pk>/chat/", views.warband_chat, name="warband-chat"),
+    path("warbands/import-chat/", views.warband_chat_import, name="warband-chat-import"),
+]
+
+api_urlpatterns = [
+    path("packs/", api.PackListView.as_view(), name="api-pack-list"),
+    path("packs/<slug:slug>/", api.PackDetailView.as_view(), name="api-pack-detail"),
+    path(
+        "packs/<slug:slug>/versions/<int:number>/",
+        api.PackVersionView.as_view(),
+        name="api-pack-version",
+    ),
+    path("packs/<slug:slug>/draft/", api.PackDraftImportView.as_view(), name="api-pack-draft"),
+    path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
+    path(
+        "campaigns/<slug:campaign_slug>/pack/",
+        api.CampaignPackView.as_view(),
+        name="api-campaign-pack",
+    ),
+]
