@@ -42,9 +42,11 @@ test-fast: install
 test-par: install
 	$(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 
+## ruff (lint and format) and mypy (strict on rules/engine, see pyproject.toml).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .
