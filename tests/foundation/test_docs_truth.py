@@ -13,7 +13,9 @@ README's table.
 
 from __future__ import annotations
 
+import os
 import re
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,10 +71,23 @@ def _is_url(span: str, line: str) -> bool:
     )
 
 
+@cache
+def _repository_paths(root: Path) -> frozenset[str]:
+    """Every file and folder of the repository, relative to the root (skipped folders pruned)."""
+    paths = set()
+    for folder, folders, files in os.walk(root):
+        folders[:] = [name for name in folders if name not in SKIPPED]
+        here = Path(folder).relative_to(root)
+        paths.update((here / name).as_posix() for name in (*folders, *files))
+    return frozenset(paths)
+
+
 def _anywhere(token: str) -> bool:
     """The path is the end of some path of the repository (``services/hiring.py``)."""
     token = token.rstrip("/")
-    return any(not SKIPPED & set(path.relative_to(ROOT).parts) for path in ROOT.glob(f"**/{token}"))
+    if "*" in token:
+        return any(not SKIPPED & set(p.relative_to(ROOT).parts) for p in ROOT.glob(f"**/{token}"))
+    return any(p == token or p.endswith("/" + token) for p in _repository_paths(ROOT))
 
 
 def missing_paths(document: Path) -> list[str]:
