@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Test processes for test-fast / test-par (pytest-xdist; each has its own test database).
+WORKERS ?= 2
 
-.PHONY: run test install lint format messages worker bench clean
+.PHONY: run test test-fast test-par install lint format messages worker bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +25,8 @@ run: install
 	$(BIN)/python manage.py bootstrap_demo
 	@echo ""
 	@echo "  Annúminas is running: open http://$(HOST):$(PORT)/"
-	@echo "  Demo login: demo / annuminas-demo   (admin: make a superuser with manage.py createsuperuser)"
+	@echo "  Demo login: demo / annuminas-demo"
+	@echo "  An admin for /admin/: DEBUG=true $(BIN)/python manage.py createsuperuser"
 	@echo ""
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -31,9 +34,19 @@ run: install
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+## The fast loop: everything but the browser (e2e) and real-worker tests, in WORKERS processes.
+test-fast: install
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not e2e and not worker" $(PYTEST_ARGS)
+
+## The whole suite in WORKERS processes.
+test-par: install
+	$(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
+
+## ruff (lint and format) and mypy (strict on rules/engine, see pyproject.toml).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .

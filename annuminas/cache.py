@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import threading
 
@@ -174,4 +175,24 @@ class ResilientRedisCache(RedisCache):
         return self._call("delete_many", None, keys, version)
 
     def clear(self):
-        return self._call("clear", False)
+        """Delete this cache's keys only, those under its ``KEY_PREFIX``. Django's ``clear`` sends
+        FLUSHDB: it would also empty the Celery queues kept in the same Redis database, and the
+        keys of another site (or of another test process) sharing it with its own prefix."""
+        if self.breaker.skipping():
+            return False
+        try:
+            client = self._cache.get_client(None, write=True)
+            prefix = re.sub(r"([\\[\]*?])", r"\\\1", self.key_prefix)
+            batch = []
+            for name in client.scan_iter(match=f"{prefix}:*", count=1000):
+                batch.append(name)
+                if len(batch) == 500:
+                    client.delete(*batch)
+                    batch = []
+            if batch:
+                client.delete(*batch)
+        except UNAVAILABLE as exc:
+            self.breaker.failed(exc)
+            return False
+        self.breaker.succeeded()
+        return True

@@ -8,7 +8,7 @@ It starts a throw-away ``redis-server`` on port 6391 (nothing kept on disk), mak
 database ``annuminas_probe_redis`` (migrated, content pack loaded, a player with a warband and an
 API token), serves the app with gunicorn (2 workers) against both, and sends the same mix of
 requests in three phases — Redis up, Redis stopped (SIGKILL), Redis started again — counting the
-answers by status. The mix is what broke before (issue 9, defect 10): the login page and a
+answers by status. The mix is what broke before: the login page and a
 failed login, the token endpoint, anonymous and authenticated API reads, an API write (a
 rename), the API sheet and the sheet page. A 5xx other than a 503 in the error shape is a
 failure; the last phase also reports how long the site took to answer everything as usual.

@@ -20,6 +20,26 @@ from rest_framework.test import APIClient
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
+# Under pytest-xdist (``-n 2``) each test process has its own database (pytest-django names it
+# test_<name>_gw0, _gw1…) and here its own Celery queue and cache key prefix in the shared Redis:
+# a real worker started by one process never takes another's tasks (they would run against the
+# other database), and a purge empties only its own queue. The environment carries both to the
+# worker subprocesses.
+# Users made by the tests get a fast password hasher (PBKDF2's cost, paid by every user a test
+# makes and every login, was a large share of the suite's time); production keeps Django's.
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    from annuminas.celery import app as _celery_app
+
+    settings.CELERY_TASK_DEFAULT_QUEUE = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{XDIST_WORKER}"
+    _celery_app.conf.task_default_queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    os.environ["CELERY_TASK_DEFAULT_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE
+    _cache = settings.CACHES["default"]
+    _cache["KEY_PREFIX"] = f"{_cache.get('KEY_PREFIX') or 'annuminas'}-{XDIST_WORKER}"
+    os.environ["CACHE_KEY_PREFIX"] = _cache["KEY_PREFIX"]
+
 
 def _require_redis() -> str:
     url = settings.REDIS_URL
@@ -101,7 +121,8 @@ class WorkerProcess:
         self.environment = environment or {}
         self.name = f"test-{uuid.uuid4().hex[:8]}"
         self.process: subprocess.Popen | None = None
-        self.log_path = ROOT / ".pytest-worker.log"
+        suffix = f"-{XDIST_WORKER}" if XDIST_WORKER else ""
+        self.log_path = ROOT / f".pytest-worker{suffix}.log"
 
     def start(self) -> None:
         from annuminas.celery import app

@@ -1,4 +1,4 @@
-"""Battle day (issue 12): the setup, the log written at the table, its state and the report.
+"""Battle day: the setup, the log written at the table, its state and the report.
 
 ``services`` (writes, one battle lock each) · ``selectors`` (reads) · ``api`` + ``api_urls`` (the
 REST contract) · ``views`` + ``urls`` (the phone page). The rules live in

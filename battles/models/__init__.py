@@ -1,12 +1,12 @@
 from .battle import SCENARIOS, Battle, BattleCorrection, BattleEvent, BattleParticipant
-from .battlelog import BattleLogEntry, BattleSetup  # noqa: F401 - battle day (issue 12)
+from .battlelog import BattleLogEntry, BattleSetup  # noqa: F401 - battle day
 from .campaign import (
     CAMPAIGN_TABLES,
     Campaign,
     Membership,
     Round,
 )
-from .notifications import (  # noqa: F401 - notifications and calendars (issue 13)
+from .notifications import (  # noqa: F401 - notifications and calendars
     CalendarToken,
     Notification,
     NotificationEvent,

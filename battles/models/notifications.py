@@ -1,4 +1,4 @@
-"""Notifications (inbox, e-mail, per-campaign webhooks) and private calendar tokens (issue 13).
+"""Notifications (inbox, e-mail, per-campaign webhooks) and private calendar tokens.
 
 A notification stores its event code and the event's data (``params``), never a rendered
 sentence: the inbox, the e-mail and the webhook render it in the reader's language when shown.

@@ -4,7 +4,8 @@ Modules, by responsibility (callers write ``postbattle.battle_resolve_start``):
 
 - ``jobs``: starting runs and jobs, queueing them, job progress, the sweeper;
 - ``apply``: applying a run exactly once (read → decide → write);
-- ``sequence``: one warband's sequence, step by step (RULES-REFERENCE §5);
+- ``sequence``: one warband's sequence, step by step (docs/rules-tables.md ›
+  Post-battle sequence);
 - ``decisions``: answering the choices the sequence left to the players;
 - ``revert``: undoing a resolved battle while nothing later depends on it;
 - ``pending``: answering any pending decision (locked, its owner only, once), ``upkeep`` the

@@ -1,10 +1,10 @@
 """Post-battle services: the sequence applied to rosters, per battle and per round, with jobs.
 
-Order (RULES-REFERENCE §5): injuries · experience · advances · exploration and selling finds ·
-rare items · rating. Every roll comes from a ``Dice`` built from the run's stored seed (or the
-faces a player typed), so re-running a run rolls the same dice; every step is recorded with its
-dice so the page can show *why*. Choices (HA or HP, a new skill, the lad's got talent, a captive,
-a rare item) become ``PendingDecision`` rows for their owner.
+Order (docs/rules-tables.md › Post-battle sequence): injuries · experience · advances ·
+exploration and selling finds · rare items · rating. Every roll comes from a ``Dice`` built from
+the run's stored seed (or the faces a player typed), so re-running a run rolls the same dice;
+every step is recorded with its dice so the page can show *why*. Choices (HA or HP, a new skill,
+the lad's got talent, a captive, a rare item) become ``PendingDecision`` rows for their owner.
 
 Locks: ``postbattle_run_apply`` locks the run row first, then each warband row (through the
 roster services), always in warband id order, so two runs touching the same warband serialise.

@@ -1,4 +1,5 @@
-"""One warband's post-battle sequence (RULES-REFERENCE §5), step by step, with its audit."""
+"""One warband's post-battle sequence (docs/rules-tables.md › Post-battle sequence), step by
+step, with its audit."""
 
 from __future__ import annotations
 
@@ -369,7 +370,7 @@ class _Sequence:
         limit = getattr(kind, "max_heroes", None)
         if not limit:
             return False
-        # Hired swords never count against the hero limit (issue 13 §1; as in hiring's
+        # Hired swords never count against the hero limit (as in hiring's
         # ``roster_limits_check``).
         heroes = sum(
             1

@@ -1,4 +1,4 @@
-"""Hired swords' upkeep after a battle (issue 13 §1): a pending decision per sword, pay or let
+"""Hired swords' upkeep after a battle: a pending decision per sword, pay or let
 him go. Never a silent charge, never a negative treasury: paying goes through the ledger and is
 refused (nothing written, the decision still open) when the treasury is short.
 

@@ -1,6 +1,6 @@
 """Characteristic profiles (perfil de atributos).
 
-Attribute names are English in code; the seed's Spanish names are M (Movimiento), HA (Habilidad
+Attribute names are English in code; the rulebook's Spanish names are M (Movimiento), HA (Habilidad
 de Armas), HP (Habilidad de Proyectiles), F (Fuerza), R (Resistencia), H (Heridas),
 I (Iniciativa), A (Ataques) and L (Liderazgo). Movement is in centimetres (a human moves 10 cm;
 racial maximums converted from inches ×2.5 may be halves, e.g. a dwarf's 7.5 cm).
@@ -120,4 +120,4 @@ class Profile:
 
 
 HUMAN = Profile(10, 3, 3, 3, 3, 1, 3, 1, 7)
-"""The seed's typical human warrior, Mablung: M10 HA3 HP3 F3 R3 H1 I3 A1 L7."""
+"""The rulebook's typical human warrior, Mablung: M10 HA3 HP3 F3 R3 H1 I3 A1 L7."""

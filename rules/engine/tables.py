@@ -19,7 +19,7 @@ from rules.engine.profile import Profile
 
 Row = Mapping[str, Any]
 
-# §1 Melee to-hit --------------------------------------------------------------------------
+# docs/rules-tables.md › To hit in close combat ----------------------------------------------------
 
 
 def melee_to_hit_needed(attacker_ws: int, defender_ws: int) -> int | None:
@@ -42,7 +42,7 @@ MELEE_TO_HIT: tuple[tuple[int | None, ...], ...] = tuple(
 )
 """``MELEE_TO_HIT[a - 1][d - 1]``: attacker HA ``a`` (rows) against defender HA ``d``."""
 
-# §2 To wound ---------------------------------------------------------------------------------
+# docs/rules-tables.md › To wound ------------------------------------------------------------------
 
 
 def to_wound_needed(strength: int, toughness: int) -> int | None:
@@ -66,14 +66,14 @@ TO_WOUND: tuple[tuple[int | None, ...], ...] = tuple(
 )
 """``TO_WOUND[s - 1][t - 1]``: Fuerza ``s`` (rows) against Resistencia ``t``."""
 
-# §3 Shooting to-hit --------------------------------------------------------------------------
+# docs/rules-tables.md › Shooting ------------------------------------------------------------------
 
 SHOOTING_TO_HIT: dict[int, int] = {bs: 7 - bs for bs in range(1, 11)}
 """HP → D6 needed before modifiers (values below 2 only absorb negative modifiers)."""
 
 SHOOTING_MODIFIERS: dict[str, int] = {"cover": -1, "long_range": -1, "moved": -1, "large": 1}
 
-# §4 Armour and Strength ----------------------------------------------------------------------
+# docs/rules-tables.md › Armour saves --------------------------------------------------------------
 
 SAVE_MODIFIER_BY_STRENGTH: dict[int, int] = {s: -min(6, max(0, s - 3)) for s in range(1, 11)}
 """Fuerza → modifier to the armour save: F1-3 0, F4 −1 … F9+ −6."""
@@ -83,7 +83,7 @@ def strength_save_modifier(strength: int) -> int:
     return -min(6, max(0, strength - 3))
 
 
-# Injuries and criticals ----------------------------------------------------------------------
+# docs/rules-tables.md › Injuries, Critical hits ---------------------------------------------------
 
 KNOCKED_DOWN = "knocked_down"
 STUNNED = "stunned"
@@ -105,7 +105,7 @@ CRITICAL_TABLE: tuple[Row, ...] = (
     {"min": 5, "max": 6, "result": "master", "wounds": 2, "armour_save": False, "injury_bonus": 2},
 )
 
-# §5 Post-battle ------------------------------------------------------------------------------
+# docs/rules-tables.md › Post-battle sequence ------------------------------------------------------
 
 HENCHMAN_INJURY_TABLE: tuple[Row, ...] = (
     {"min": 1, "max": 2, "result": "dead"},

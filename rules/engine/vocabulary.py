@@ -375,7 +375,9 @@ def unknown_item_keys(data: Mapping[str, Any]) -> list[str]:
     return [key for key in data if key not in ITEM_KEYS]
 
 
-def effective_rules(rules: Iterable[str], items: Iterable[Mapping[str, Any]] = ()) -> frozenset:
+def effective_rules(
+    rules: Iterable[str], items: Iterable[Mapping[str, Any]] = ()
+) -> frozenset[str]:
     """A warrior's keys, with what his skills grant and the rules his items grant
     (``grants_rule``: the mad-cap mushrooms make him frenzied)."""
     keys = set(rules)

@@ -1,4 +1,4 @@
-"""Issue 9, defect 4, campaign side: a battle report's notes, a dispute's reason and a
+"""Bounded text, campaign side: a battle report's notes, a dispute's reason and a
 campaign's description are bounded by their models, so the API answers 400 and writes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Free text inside JSON is bounded and storable (issue 9, defect 4): campaign table overrides
+"""Free text inside JSON is bounded and storable: campaign table overrides
 and scenario names, typed dice and post-battle options go through ``json_check``; the API
 answers 400 in the error shape and writes nothing (PostgreSQL's jsonb refused a NUL: a 500)."""
 

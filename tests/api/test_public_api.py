@@ -1,4 +1,4 @@
-"""The campaigns and battles API follows the pages' visibility (issue 13 §5): anyone reads a
+"""The campaigns and battles API follows the pages' visibility: anyone reads a
 public campaign, its standings, battles and their logs; nothing of a private one leaks to an
 anonymous caller (401, whether it exists or not) or to a stranger (404); writes need a login."""
 

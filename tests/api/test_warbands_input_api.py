@@ -1,4 +1,4 @@
-"""Issue 9, defects 4, 5 and 7 and the blank names of 12, through the API: the same bounds and
+"""Bounded input (free text, names, imports), through the API: the same bounds and
 the same import check as the pages, in the error shape, and nothing written."""
 
 import json

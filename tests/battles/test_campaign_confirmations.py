@@ -1,4 +1,4 @@
-"""Issue 11 §3 (campaign pages): finishing a campaign and closing a round ask first — the real
+"""Campaign pages: finishing a campaign and closing a round ask first — the real
 submit sits inside a closed <details> that says what happens, so it works without JavaScript."""
 
 import re

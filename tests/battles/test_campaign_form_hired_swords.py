@@ -1,4 +1,4 @@
-"""The campaign form's hired-swords house rule (issue 13 §1): organisers forbid every hired
+"""The campaign form's hired-swords house rule: organisers forbid every hired
 sword or some of them, on creating a campaign and on editing its rules; the values are checked by
 ``house_rules_clean`` (the API's message), and a refused change writes nothing."""
 

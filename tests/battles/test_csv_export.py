@@ -1,4 +1,4 @@
-"""Every CSV export neutralises spreadsheet formulas (OWASP "CSV injection"), issue 9 defect 6."""
+"""Every CSV export neutralises spreadsheet formulas (OWASP "CSV injection")."""
 
 import csv
 import io

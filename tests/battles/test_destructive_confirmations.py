@@ -1,4 +1,4 @@
-"""Issue 11 §3 (campaigns, notifications, profile, post-battle): every action that destroys or
+"""Campaigns, notifications, profile, post-battle: every action that destroys or
 cannot be undone asks first. With JavaScript the button's form asks (``hx-confirm``) and sends
 ``confirmed``; without it the POST answers with a page that asks, and nothing changes until that
 page's form (the same fields and ``confirmed``) is sent."""

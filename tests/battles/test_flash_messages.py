@@ -1,4 +1,4 @@
-"""Issue 11: every campaign action says what it did (no more "Hecho." whatever was done), in the
+"""Every campaign action says what it did (no more "Hecho." whatever was done), in the
 reader's language."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""A hired sword after a battle (issue 13 §1), with fixed dice: injured or killed on the heroes'
+"""A hired sword after a battle, with fixed dice: injured or killed on the heroes'
 table, experience and advances as a hero's (his type's data decides), never against the hero
 limit of "the lad's got talent", and no exploration dice nor rare-item search (Mordheim)."""
 

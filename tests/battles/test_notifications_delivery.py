@@ -1,4 +1,4 @@
-"""Nothing leaves the server inside a transaction (issue 13 §2): immediate e-mails go after the
+"""Nothing leaves the server inside a transaction: immediate e-mails go after the
 fan-out commits, each claimed first (a rollback or a duplicate task never sends one twice), and
 a webhook is posted with no lock or transaction held (claim, post, record)."""
 

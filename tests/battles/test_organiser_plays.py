@@ -1,4 +1,4 @@
-"""An organiser who plays in a battle (issue 9, defect 12): he reports it like any player, but
+"""An organiser who plays in a battle: he reports it like any player, but
 never confirms, settles or corrects it alone; the opponent or a co-organiser who does not play
 confirms. Dice he types for his own battle are recorded as his and shown as such."""
 

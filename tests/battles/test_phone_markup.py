@@ -1,4 +1,4 @@
-"""Issue 11 §5–6 (campaign pages on a phone): the battle report's events are labelled blocks,
+"""Campaign pages on a phone: the battle report's events are labelled blocks,
 every field has a label, and the tables that reflow say on each cell which column it is (the
 CSS shows ``data-label`` beside the value below 48rem; the standings below 62rem)."""
 

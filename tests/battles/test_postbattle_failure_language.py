@@ -1,4 +1,4 @@
-"""Issue 11, every word in the reader's language: why a post-battle run failed is kept in every
+"""Every word in the reader's language: why a post-battle run failed is kept in every
 language of the site (the worker writes in its own) and shown in the reader's."""
 
 import pytest

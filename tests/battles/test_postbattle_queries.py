@@ -1,4 +1,4 @@
-"""SQL statements per battle of the post-battle apply, locked (issue 10's budget).
+"""SQL statements per battle of the post-battle apply, locked (its budget).
 
 The battle is the bench's (bench/bench_postbattle.py): two warbands of a leader and a henchman
 group, the winner's leader putting the loser's leader out of action. The target is 20 statements

@@ -1,5 +1,5 @@
 """The post-battle page and API say names and words, in the reader's language: never a skill's
-slug, a fighter's database id or a raw Python dict (issue 11)."""
+slug, a fighter's database id or a raw Python dict."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""Issue 11 (small): a fighter cannot be reported as putting himself out of action."""
+"""A fighter cannot be reported as putting himself out of action."""
 
 import pytest
 from django.utils import translation

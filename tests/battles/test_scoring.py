@@ -1,4 +1,4 @@
-"""The organiser's scoring (issue 13 §4): points, bonus points, the order of tie-breakers; the
+"""The organiser's scoring: points, bonus points, the order of tie-breakers; the
 standings (page, CSV, API) follow it; a change is recorded and recomputes the standings."""
 
 import pytest

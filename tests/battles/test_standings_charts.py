@@ -1,4 +1,4 @@
-"""The standings page's charts follow the campaign's own scoring (issue 13 §4): the lines and
+"""The standings page's charts follow the campaign's own scoring: the lines and
 their legend come in the standings' order, and the points chart plots each warband's points
 after each round as the campaign counts them."""
 

@@ -1,4 +1,4 @@
-"""The standings job (a change of scoring in a big league, issue 13 §4): a failure tells the
+"""The standings job (a change of scoring in a big league): a failure tells the
 organisers once; the sweeper sends a lost one again and fails one whose worker is gone."""
 
 from __future__ import annotations

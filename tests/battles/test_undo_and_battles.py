@@ -1,4 +1,4 @@
-"""The undo of the last roster change meets the campaign (issue 11 §3, found by a review): it is
+"""The undo of the last roster change meets the campaign (found by a review): it is
 refused while one of the warband's battles is under way, what it brings back must still satisfy
 the campaign's house rules, and it never brings back a warrior whose leaving settled something
 else (a hired sword's upkeep, a captive's fate)."""

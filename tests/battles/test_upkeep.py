@@ -1,4 +1,4 @@
-"""Hired swords in campaigns (issue 13 §1): the house rule that forbids them, and the upkeep
+"""Hired swords in campaigns: the house rule that forbids them, and the upkeep
 after a battle as a pending decision (pay, or the sword leaves; never a negative treasury)."""
 
 from __future__ import annotations

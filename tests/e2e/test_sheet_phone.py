@@ -1,4 +1,4 @@
-"""Issue 11: the Hoja de Control de Banda on a phone (390 px) and a desktop (1280 px): no
+"""The Hoja de Control de Banda on a phone (390 px) and a desktop (1280 px): no
 sideways scroll, each card's actions on one line, items with their actions on one line; and the
 safety net in a real browser — htmx asks before dismissing, and without JavaScript a page asks."""
 

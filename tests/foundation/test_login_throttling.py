@@ -1,5 +1,5 @@
 """Failed logins are limited per login name and per address, on the API's token endpoint and on
-the login page, before any password is hashed (issue 9, defect 9).
+the login page, before any password is hashed.
 
 The limits are the settings' ``ACCOUNT_RATE_LIMITS["login_failed"]``: 10 a minute per address,
 5 in 5 minutes per login name.

@@ -1,4 +1,4 @@
-"""Issue 11 §6: counted words take their real plural form in both languages ("1 miembro",
+"""Counted words take their real plural form in both languages ("1 miembro",
 "3 miembros"; "1 attack", "2 attacks"), never a "miembro(s)" that reads wrong for every count."""
 
 import re

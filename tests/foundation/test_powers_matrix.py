@@ -1,4 +1,4 @@
-"""Who may change what (issue 9, defect 1): the whole matrix of people × admin pages.
+"""Who may change what: the whole matrix of people × admin pages.
 
 Organising a campaign gives the organisers' site (``/organisers/``) for that campaign only; the
 catalogue that every league shares (``/admin/warbands/…``, the pack import) needs the content

@@ -1,4 +1,4 @@
-"""Redis unreachable: the site degrades instead of answering 500 (issue 9, defect 10).
+"""Redis unreachable: the site degrades instead of answering 500.
 
 The cache points at a port nothing listens on (or at a throw-away ``redis-server`` that is
 stopped in the middle of the test): logins, anonymous API calls, API writes and the API sheet

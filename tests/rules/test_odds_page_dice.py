@@ -1,4 +1,4 @@
-"""Issue 11 §4 (odds page): a seed or the dice typed at the table, weapons by name, no
+"""Odds page: a seed or the dice typed at the table, weapons by name, no
 impossible "wounded 0/1" row, and a picked defender brings his armour and parry."""
 
 import pytest

@@ -18,7 +18,6 @@ __all__ = [
     "english",
     "make_warband",
     "own_constraints",
-    "user",
     "warband",
 ]
 from warbands.content_loader import content_pack_load
@@ -41,15 +40,6 @@ def own_constraints(monkeypatch):
     """Only the house-rule validators a test registers itself run (the battles app's campaign
     validators are tested with the battles app)."""
     monkeypatch.setattr(constraints, "_validators", [])
-
-
-@pytest.fixture
-def user(db):
-    """Like the project's ``user`` but without hashing a password (service and API tests
-    authenticate with ``force_authenticate``; browser tests use the project's fixture)."""
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create(username="mablung", email="mablung@example.com")
 
 
 @pytest.fixture(scope="session")

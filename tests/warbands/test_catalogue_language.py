@@ -1,4 +1,4 @@
-"""Issue 11, every word in the player's language: the content pack carries English beside its
+"""Every word in the player's language: the content pack carries English beside its
 Spanish (an ``en:`` block per entry, stored in each row's ``translations``), and English pages,
 the print and the API read it; Spanish stays the default and the game's language."""
 
@@ -83,7 +83,7 @@ def test_every_entry_of_the_default_pack_reads_in_english(content):
         if row.description
     )  # fmt: skip
     assert described >= 125  # about 130 texts
-    # The book's warband type names stay as the seed writes them, in both languages.
+    # The book's warband type names stay as the rulebook writes them, in both languages.
     with translation.override("en"):
         orcs = WarbandType.objects.get(slug="orcos-de-angmar")
         assert orcs.display_name == "Orcos de Angmar"

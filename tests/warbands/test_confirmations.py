@@ -1,4 +1,4 @@
-"""Issue 11 §3: every destructive action on the sheet asks first. With htmx the button asks
+"""Every destructive action on the sheet asks first. With htmx the button asks
 (``hx-confirm``) and sends ``confirmed``; without JavaScript the POST gets a page that asks, and
 nothing changes until that page's form is sent."""
 

@@ -1,4 +1,4 @@
-"""Hired swords on the sheet's pages (issue 13 §1): the hire dialog (htmx) and its page without
+"""Hired swords on the sheet's pages: the hire dialog (htmx) and its page without
 JavaScript, the refusals shown in the dialog with nothing written, and letting one go with the
 sheet's confirmation step. Also the roster admin beside them: its ledger in the reader's language
 and the catalogue export's format."""

@@ -1,4 +1,4 @@
-"""A hired sword in the roster (issue 13 §1): he never leads, never joins a group, takes no
+"""A hired sword in the roster: he never leads, never joins a group, takes no
 equipment from the warband (unless his pack gives him a list) and keeps his own."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hired swords (issue 13 §1): catalogue data, hiring for a fee, the limits, rating,
+"""Hired swords: catalogue data, hiring for a fee, the limits, rating,
 leaving, export/import, the API and the sheet."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11 §2: the hire, buy and create pages say what a choice brings, costs and allows."""
+"""The hire, buy and create pages say what a choice brings, costs and allows."""
 
 import pytest
 from django.urls import reverse

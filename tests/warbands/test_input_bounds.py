@@ -1,4 +1,4 @@
-"""Issue 9, defects 4, 5 and 7 and the blank names of 12, through the services and the pages:
+"""Bounded input (free text, names, imports), through the services and the pages:
 free text is bounded once (at the model), every import goes through one check, names made of
 invisible characters are blank, and a warband on a campaign's record is not deleted."""
 

@@ -1,4 +1,4 @@
-"""Issue 11, mixed languages: a ledger line stores a code and its parameters and is worded when
+"""Mixed languages: a ledger line stores a code and its parameters and is worded when
 shown, in the reader's language; the profile headers follow the reader's language too."""
 
 import ast

@@ -1,4 +1,4 @@
-"""Issue 9, defect 4: the PDF is rendered by a task (bounded in size and time), kept per
+"""The PDF is rendered by a task (bounded in size and time), kept per
 warband version, and a page shows its progress until the download is ready."""
 
 import pytest

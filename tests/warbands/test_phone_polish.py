@@ -1,4 +1,4 @@
-"""Issue 11 §5–6 (warband pages): the ledger reflows on a phone, the buy dialog's facts leave
+"""Warband pages: the ledger reflows on a phone, the buy dialog's facts leave
 no stray dot, and the print leaves out an empty "Hired swords" heading."""
 
 import re

@@ -1,4 +1,4 @@
-"""Every warband type of the default pack has rare items in its trading lists (issue 13 §5), so
+"""Every warband type of the default pack has rare items in its trading lists, so
 the post-battle rare-item roll (2D6 against each item's rarity) can offer each of them something."""
 
 import pytest

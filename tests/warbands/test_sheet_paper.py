@@ -1,4 +1,4 @@
-"""Issue 11 §4: the sheet as the paper Hoja de Control de Banda — special rules in words for
+"""The sheet as the paper Hoja de Control de Banda — special rules in words for
 heroes and henchman groups, members by name, games played, no slugs — and a PDF of one A4 page
 for a typical 10-warrior warband, two at most for 20."""
 

@@ -1,4 +1,4 @@
-"""Issue 11 §3, the safety net: the last roster change can be undone while nothing has changed
+"""The safety net: the last roster change can be undone while nothing has changed
 since, by a compensating ledger entry (never a deletion of one)."""
 
 import pytest

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.engine.profile import CHARACTERISTICS, FIELDS
 from rules.engine.profile import SPANISH_NAMES as SPANISH_NAMES  # re-exported
 
-# The engine's profile is the one source: its fields, and the seed's Spanish names for them.
+# The engine's profile is the one source: its fields, and the rulebook's Spanish names for them.
 PROFILE_FIELDS = FIELDS
 CHARACTERISTIC_FIELDS = CHARACTERISTICS
 # The profile's column headers in the reader's language (HA/HP/F/R/H/L in Spanish).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.dice import Dice
 from rules.engine.errors import SpecError
@@ -69,7 +69,7 @@ def valid_status(name: str, value: Any) -> str:
             field=name,
             choices=", ".join(WARRIOR_STATUSES),
         )
-    return value
+    return cast(str, value)
 
 
 def valid_models(name: str, value: Any) -> list[Mapping[str, Any]]:

@@ -23,7 +23,7 @@ The rules of the phase, from Reglas › Combate cuerpo a cuerpo:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.engine.combat.plans import melee_plan
@@ -163,7 +163,7 @@ class _Now:
     critical_spent: bool = False
     charm: int | None = None
     stun_to_knockdown: bool = False
-    spent: list[str] | None = None
+    spent: list[str] = field(default_factory=list)
 
 
 def _check(warriors: Sequence[Warrior]) -> dict[int, Warrior]:
@@ -206,7 +206,6 @@ def resolve_fight(
             wounds=w.defence.wounds,
             charm=w.defence.first_wound_save,
             stun_to_knockdown=w.defence.stun_to_knockdown,
-            spent=[],
         )
         for w in warriors
     }
@@ -240,7 +239,7 @@ def resolve_fight(
                 blows.append(struck)
     dice.scope = ""
     fighters = {
-        wid: {"status": state.status, "wounds": state.wounds, "spent": list(state.spent or [])}
+        wid: {"status": state.status, "wounds": state.wounds, "spent": list(state.spent)}
         for wid, state in now.items()
     }
     return FightResult(ids, tuple(blows), fighters, tuple(ex.steps), ex.rolls())
@@ -280,6 +279,9 @@ def _strike(
     dice: Dice,
     rules: RuleOptions,
 ) -> Struck | None:
+    if striker.attack is None:  # an idle warrior has no blows (the tracker gives him none)
+        return None
+    attack = striker.attack
     target_id = _target(striker, blow.target, now)
     if target_id is None:
         ex.add(
@@ -308,7 +310,7 @@ def _strike(
     )
     dice.scope = f"{striker.id}>{target_id}"
     result = resolve_plan(
-        melee_plan(_blow_attacker(striker.attack, blow), defender, rules),
+        melee_plan(_blow_attacker(attack, blow), defender, rules),
         dice=dice,
         critical_spent=mine.critical_spent,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.combat.plans import (
     PhasePlan,
@@ -88,9 +88,8 @@ def injury_result(value: int, *, concussion: bool, hard_to_kill: bool = False) -
     Hard to kill: a 5 stuns him; only a 6 or more takes him out of action."""
     if hard_to_kill and value == 5:
         return STUNNED
-    return lookup(CONCUSSION_INJURY_TABLE if concussion else INJURY_TABLE, value, table="injury")[
-        "result"
-    ]
+    row = lookup(CONCUSSION_INJURY_TABLE if concussion else INJURY_TABLE, value, table="injury")
+    return cast(str, row["result"])
 
 
 def resolve_plan(plan: PhasePlan, *, dice: Dice, critical_spent: bool = False) -> PhaseResult:
@@ -109,7 +108,7 @@ def resolve_plan(plan: PhasePlan, *, dice: Dice, critical_spent: bool = False) -
     hit_count = len(hits)
     parried = _roll_parry(plan, ex, dice, hits)
     wounds = _roll_wounds(plan, ex, dice, hits, critical_spent)
-    counts = {
+    counts: dict[str, Any] = {
         "hits": hit_count,
         "parried": parried,
         "wounding": wounds.wounding,
@@ -304,18 +303,18 @@ def _roll_to_wound(
                 _("F%(strength)d cannot wound this target."),
                 strength=profile.strength,
             )
-    able = [profile for profile in profiles if profile.needed is not None]
+    able = [(profile, profile.needed) for profile in profiles if profile.needed is not None]
     rolls = dice.roll_each(len(able), "to wound")
     wounding: list[_Wound] = []
     critical_used = critical_spent and plan.one_critical
     critical_at: list[int] = []
-    for profile, roll in zip(able, rolls, strict=True):
-        if roll.total < profile.needed:
+    for (profile, needed), roll in zip(able, rolls, strict=True):
+        if roll.total < needed:
             ex.add(
                 "to_wound.failure",
                 _("To wound: %(face)d, %(needed)d+ needed."),
                 face=roll.total,
-                needed=profile.needed,
+                needed=needed,
             )
             continue
         result.wounding += 1
@@ -349,20 +348,22 @@ def _roll_to_wound(
 def _roll_saves(plan: PhasePlan, ex: Explainer, dice: Dice, wounding: list[_Wound]) -> list[_Wound]:
     """4. The armour saves of the wounds that allow one (a natural 1 always fails), then the
     special save (a rune, step aside, regeneration: no weapon modifies it) of those left."""
-    saving = [w for w in wounding if w.armour and w.profile.save is not None]
+    saving = [(w, w.profile.save) for w in wounding if w.armour and w.profile.save is not None]
     for wound in wounding:
         if wound.armour and wound.profile.save is None:
             ex.add("save.none", _("No armour save."))
     saved: set[int] = set()
-    for wound, save in zip(saving, dice.roll_each(len(saving), "armour save"), strict=True):
-        ok = save.total >= wound.profile.save
+    for (wound, needed), save in zip(
+        saving, dice.roll_each(len(saving), "armour save"), strict=True
+    ):
+        ok = save.total >= needed
         ex.add(
             "save.success" if ok else "save.failure",
             _("Armour save: %(face)d, %(needed)d+ needed: saved.")
             if ok
             else _("Armour save: %(face)d, %(needed)d+ needed: failed."),
             face=save.total,
-            needed=wound.profile.save,
+            needed=needed,
         )
         if ok:
             saved.add(id(wound))

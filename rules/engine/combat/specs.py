@@ -3,8 +3,8 @@ options, the defender's statuses, and :func:`spec_from_dict` to build them from 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, cast
 
 from rules.engine.equipment import ARMOUR, HELMET, MELEE, MISSILE, SHIELD, Equipment, equipment_item
 from rules.engine.errors import SpecError
@@ -154,7 +154,9 @@ class AttackerSpec:
         return min(MAX_CHARACTERISTIC, self.strength + bonus + (1 if self.diving_charge else 0))
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        return cast(
+            dict[str, Any], jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        )
 
 
 def _valid_items(items: Any) -> None:
@@ -276,7 +278,9 @@ class DefenderSpec:
         return target
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        return cast(
+            dict[str, Any], jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        )
 
 
 @dataclass(frozen=True)
@@ -333,7 +337,9 @@ class ShooterSpec:
         return None if reach is None else reach + self.range_bonus_cm
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        return cast(
+            dict[str, Any], jsonable({k: v for k, v in self.__dict__.items() if k != "items"})
+        )
 
 
 def spec_from_dict(cls: type, data: Any) -> Any:
@@ -345,7 +351,7 @@ def spec_from_dict(cls: type, data: Any) -> Any:
         raise SpecError(
             _("Expected an object with the %(what)s fields."), field=cls.__name__, what=cls.__name__
         )
-    known = set(cls.__dataclass_fields__) - {"items"}
+    known = {f.name for f in fields(cls)} - {"items"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(_("%(name)s is not a field here."), field=unknown[0], name=unknown[0])

@@ -141,7 +141,7 @@ def _lads_got_talent(ex: Explainer, total: int) -> TableResult:
         _("%(total)d: the lad's got talent! One of them becomes a hero."),
         total=total,
     )
-    pending = [
+    pending: list[dict[str, Any]] = [
         {"type": "choose_member"},
         {"type": "skill_lists", "count": 2},
         {"type": "hero_advance"},

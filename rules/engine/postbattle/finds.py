@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.engine.dice import Dice
 from rules.engine.errors import SpecError
@@ -132,7 +133,7 @@ class RareItemsFound:
     found: tuple[str, ...] = ()
     prices: Mapping[str, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"total": self.total, "faces": list(self.faces), "found": list(self.found)}
 
 

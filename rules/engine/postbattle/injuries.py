@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.dice import Dice
 from rules.engine.errors import RulesError
@@ -295,7 +295,7 @@ def _subroll(ex: Explainer, dice: Dice, table: Sequence[Row], purpose: str) -> s
         face=face,
         result=result,
     )
-    return result
+    return cast(str, result)
 
 
 # Applying injuries ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ and each enemy strikes him an automatic hit (a ``hits`` entry is then due).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import vocabulary as v
 from rules.engine.checks import BATTLE_CHECKS
@@ -48,7 +48,7 @@ def _outcome(state: BattleData, payload: Mapping[str, Any]) -> Outcome:
             code="entry.invalid",
             field="result",
         )
-    return result["outcome"]
+    return cast(str, result["outcome"])
 
 
 def apply_check(state: BattleData, seq: int, payload: Mapping[str, Any]) -> None:

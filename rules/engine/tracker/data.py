@@ -57,7 +57,7 @@ class BattleData:
             for side in setup.sides
             for f in side.fighters
         }
-        self.rules: dict[int, frozenset] = {
+        self.rules: dict[int, frozenset[str]] = {
             f.id: f.effective_rules for side in setup.sides for f in side.fighters
         }
         self.turn = 0
@@ -94,7 +94,7 @@ class BattleData:
             )
         return fighter
 
-    def side_fighters(self, side: int) -> list[FighterState]:
+    def side_fighters(self, side: int | None) -> list[FighterState]:
         return [f for f in self.fighters.values() if f.side == side]
 
     def out_of_action_count(self, side: int) -> int:
@@ -208,8 +208,8 @@ class BattleData:
             combat = Combat(self.next_combat)
             self.next_combat += 1
             self.combats.append(combat)
-        for other in others:
-            combat.engage(one, other)
+        for enemy in others:
+            combat.engage(one, enemy)
         return combat
 
     def leave_combat(self, fighter_id: int) -> None:

@@ -69,7 +69,7 @@ def required(state: BattleData) -> list[dict[str, Any]]:
     return [check for check in checks_due(state) if check["required"]]
 
 
-def start_of_turn(state: BattleData, side: int) -> list[dict[str, Any]]:
+def start_of_turn(state: BattleData, side: int | None) -> list[dict[str, Any]]:
     """Stupidity for the warriors with the rule, rally for those fleeing as the turn began."""
     due = []
     tested = state.side_turn.tested

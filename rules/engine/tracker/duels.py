@@ -210,7 +210,9 @@ def apply_challenge(state: BattleData, seq: int, payload: Mapping[str, Any]) -> 
     state.touch()
 
 
-def overkill(state: BattleData, payload: Mapping[str, Any], wounds_caused: int) -> dict | None:
+def overkill(
+    state: BattleData, payload: Mapping[str, Any], wounds_caused: int
+) -> dict[str, Any] | None:
     """¡Acobardamiento!: in a duel, wounds beyond those left add up to +5 to the combat result.
     ``None`` when the attack is not between two duellists."""
     duel = fighting(state, payload["attacker"])

@@ -235,7 +235,8 @@ def _contacts(state: BattleData, combat: Combat, fighter: FighterState) -> list[
     contact not in a challenge with someone else."""
     duel = fighting(state, fighter.id)
     if duel is not None:
-        return [duel.opponent(fighter.id)]
+        opponent = duel.opponent(fighter.id)
+        return [] if opponent is None else [opponent]
     return [e for e in combat.contacts(fighter.id) if fighting(state, e) is None]
 
 
@@ -252,7 +253,7 @@ def _warrior(
     attackable = standing or [e for e in contacts if state.fighters[e].status in DOWN]
     why = can_strike(state, fighter) or ("" if attackable else "no_enemy")
     first_round = combat.first_round(fighter.id)
-    common = {
+    common: dict[str, Any] = {
         "id": fighter.id,
         "side": fighter.side,
         "name": fighter.name,
@@ -390,7 +391,7 @@ def _apply_fight(
     state: BattleData, seq: int, result: Mapping[str, Any], warriors: dict[int, Warrior]
 ) -> None:
     """Each warrior as the phase left him; who took whom out of action, with what."""
-    takers = {}
+    takers: dict[int, int] = {}
     for blow in result.get("blows", ()):
         if blow["result"]["outcome"] == OUT_OF_ACTION:
             takers[blow["target"]] = blow["attacker"]
@@ -400,10 +401,13 @@ def _apply_fight(
         fighter.spent.update(after.get("spent", ()))
         status = FROM_ENGINE.get(after["status"], after["status"])
         taker = takers.get(fighter.id)
-        actor = state.fighters[taker] if taker is not None else None
+        actor = None
         weapon = ""
-        if actor is not None and warriors[taker].attack is not None:
-            weapon = warriors[taker].attack.weapon or ""
+        if taker is not None:
+            actor = state.fighters[taker]
+            attack = warriors[taker].attack
+            if attack is not None:
+                weapon = attack.weapon or ""
         worsen(state, seq, fighter, status, actor, weapon)
 
 

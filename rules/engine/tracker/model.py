@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine.i18n import gettext_noop as _
 from rules.engine.tracker.errors import TrackerError
@@ -341,7 +341,7 @@ def one_of(payload: Mapping[str, Any], name: str, choices: tuple[str, ...]) -> s
             name=name,
             choices=", ".join(choices),
         )
-    return value
+    return cast(str, value)
 
 
 def flag(payload: Mapping[str, Any], name: str) -> bool:

@@ -134,7 +134,7 @@ def dice_plan(
             short.scope,
             short.reroll,
         )
-        typed = current.faces if same else ()
+        typed = current.faces if current is not None and same else ()
         given_partly = len(faces) - sum(len(s.faces) for s in steps)
         rolls = (len(typed) + given_partly + short.missing) // per_roll
         step = PlanStep(

@@ -16,7 +16,7 @@ centímetros"). The 8D6 above M 15 cm is the mass battle's rule for fleeing unit
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import vocabulary as v
 from rules.engine.checks import DECLARED, FLEE_DICE
@@ -131,7 +131,8 @@ def _fear_params(
 ) -> dict[str, Any]:
     """Miedo: the side to move charges, the others are charged; immune warriors ignore it; the
     warband's wine re-rolls its first failed fear test; the talisman costs 1 L."""
-    against = state.fighters.get(payload.get("against"))
+    against_id = payload.get("against")
+    against = state.fighters.get(against_id) if against_id is not None else None
     moving = "charging" if fighter.side == state.side else "charged"
     modifier = _talisman(state, fighter.side, against, bool(params.get("talisman")))
     wine = state.side_carries(fighter.side, v.REROLL_FIRST_FEAR) is not None and WINE not in (
@@ -187,7 +188,9 @@ def roll_check(state: BattleState, payload: Mapping[str, Any], *, dice: Dice) ->
     """Validate a ``check`` entry against ``state``, roll it, and return its ``result``."""
     state.validate("check", payload)
     check = payload["check"]
-    result = DECLARED[check].function(**check_params(state, payload), dice=dice).to_dict()
+    result: dict[str, Any] = (
+        DECLARED[check].function(**check_params(state, payload), dice=dice).to_dict()
+    )
     if check == "rally" and result["outcome"] != "rallied":
         return _with_flight(result, dice)
     _spent(state, payload, result)
@@ -281,7 +284,7 @@ def _shots(
 def _legacy_options(spec: AttackerSpec, payload: Mapping[str, Any]) -> AttackerSpec:
     """A log without combats: the table ticked what the state did not know."""
     options = payload.get("options") or {}
-    flags = {
+    flags: dict[str, bool | str] = {
         key: bool(options[key]) for key in ("hatred", "frenzy", "fear_failed") if key in options
     }
     if "first_round" in options or "charging" in options:
@@ -296,7 +299,7 @@ def roll_entry(
 ) -> dict[str, Any]:
     """The ``result`` of a rolled entry (its rolls included), after checking it fits."""
     roller = ROLLERS[kind]
-    return jsonable(roller(state, payload, dice=dice))
+    return cast(dict[str, Any], jsonable(roller(state, payload, dice=dice)))
 
 
 ROLLERS = {

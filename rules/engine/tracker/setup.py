@@ -60,7 +60,7 @@ class FighterSetup:
     race: str = ""
 
     @property
-    def effective_rules(self) -> frozenset:
+    def effective_rules(self) -> frozenset[str]:
         """His keys with what his skills and items grant (:func:`vocabulary.effective_rules`)."""
         return v.effective_rules(self.rules, self.items)
 

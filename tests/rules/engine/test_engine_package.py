@@ -43,7 +43,7 @@ def test_engine_imports_only_the_standard_library_and_itself():
             assert module.startswith("rules.engine") or top in allowed, (_name(path), module)
 
 
-# Committed before these limits were enforced; issue 10 splits them. An entry that is no longer
+# Committed before these limits were enforced, to be split. An entry that is no longer
 # needed fails the test, so the list only shrinks.
 OVERSIZE_PENDING: dict[str, str] = {}
 

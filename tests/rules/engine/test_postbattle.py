@@ -393,8 +393,9 @@ def test_the_second_lost_eye_retires_him():
     assert blindness_retires(eyes_lost_before=1)
 
 
-# Movement is in centimetres: an advance in M is one Mordheim inch, +2.5 cm (the campaign tables,
-# "Units"; a human moves 10 cm, the seed's Mablung M10) — never +1 cm.
+# Movement is in centimetres: an advance in M is one Mordheim inch, +2.5 cm
+# (docs/rules-tables.md › Racial maximums; a human moves 10 cm, the rulebook's Mablung M10) —
+# never +1 cm.
 MOVEMENT_ROW = ({"min": 2, "max": 12, "result": "characteristic", "options": ("m",)},)
 
 
