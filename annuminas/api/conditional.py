@@ -1,4 +1,4 @@
-"""Conditional GET (RFC 9110 § 13.1.2): does ``If-None-Match`` match the resource's ETag?
+"""Conditional GET (RFC 9110, section 13.1.2): does ``If-None-Match`` match the resource's ETag?
 
 ``If-None-Match`` uses the *weak* comparison: ``W/"x"`` matches ``"x"``. The header may list
 several ETags (``"a", W/"b"``), and ``*`` matches any current representation. A match answers
