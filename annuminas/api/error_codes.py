@@ -80,6 +80,14 @@ CATALOGUE: dict[str, ErrorCode] = {
     "already_decided": ErrorCode(409, "The decision was already taken."),
     "already_set_up": ErrorCode(409, "The battle is already set up."),
     "already_joined": ErrorCode(409, "You already joined this campaign."),
+    "no_draft": ErrorCode(409, "The content pack has no draft to publish."),
+    "warbands_cannot_move": ErrorCode(
+        409, "Some warbands of the campaign are not legal in the pack version it would move to."
+    ),
+    "warband_in_running_campaign": ErrorCode(
+        409,
+        "The warband plays in another running campaign and this one's house rules refuse that.",
+    ),
     "campaign_archived": ErrorCode(409, "The campaign is archived: nothing in it changes."),
     "campaign_finished": ErrorCode(409, "The campaign is finished: its rules no longer change."),
     "campaign_not_running": ErrorCode(409, "Only a running campaign has rounds and battles."),

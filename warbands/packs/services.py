@@ -224,7 +224,7 @@ def pack_publish(*, pack: ContentPack, by) -> PackVersion:
     ContentPack.objects.select_for_update().filter(pk=pack.pk).first()
     draft = pack.versions.filter(state=PackVersion.State.DRAFT).first()
     if draft is None:
-        raise Conflict(_("There is no draft to publish."))
+        raise Conflict(_("There is no draft to publish."), code="no_draft")
     problems = document_check(draft.document, known=known_default())
     if problems:
         raise ValidationError([str(p) for p in problems])
@@ -382,7 +382,8 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
     if any(not change.legal for change in preview):
         raise Conflict(
             _("Some warbands cannot be moved to this version: %(names)s.")
-            % {"names": ", ".join(c.warband.name for c in preview if not c.legal)}
+            % {"names": ", ".join(c.warband.name for c in preview if not c.legal)},
+            code="warbands_cannot_move",
         )
     types = _by_local(WarbandType, version)
     fighter_types = _by_local(FighterType, version)

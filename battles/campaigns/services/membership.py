@@ -103,7 +103,7 @@ def other_campaigns_check(campaign: Campaign, warband: Warband) -> None:
                 "warband, or once %(campaign)s ends."
             )
             % {"warband": warband.name, "campaign": elsewhere.name},
-            code=WARBAND_IN_RUNNING_CAMPAIGN,
+            code="warband_in_running_campaign",
         )
 
 
