@@ -69,7 +69,7 @@ def test_two_phones_log_a_short_battle(browser, live_server, make_user, password
         expect(page_a.get_by_test_id(f"fighter-{victim.pk}")).to_have_attribute(
             "data-status", "out_of_action", timeout=10_000
         )
-        expect(page_a.get_by_test_id("log")).to_contain_text("espada", use_inner_text=False)
+        expect(page_a.get_by_test_id("log")).to_contain_text("con Espada", use_inner_text=False)
         page_a.get_by_test_id("next-turn").click()  # turn 2, A: a quarter out → rout test
         rout = page_a.get_by_test_id("check-rout")
         expect(rout).to_be_visible()
