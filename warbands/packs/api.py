@@ -39,7 +39,9 @@ class VersionSerializer(VersionSummarySerializer):
 
 
 class PackSerializer(serializers.ModelSerializer):
-    author = serializers.CharField(source="owner.get_username", default=None, read_only=True)
+    author = serializers.CharField(
+        source="owner.get_username", default=None, read_only=True, allow_null=True
+    )
     versions = serializers.SerializerMethodField()
     editable = serializers.SerializerMethodField()
 
