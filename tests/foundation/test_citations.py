@@ -2,10 +2,10 @@
 
 The rules are cited by the rulebook's section names ("Reglas › Disparos") or by a table of
 docs/rules-tables.md ("docs/rules-tables.md › Serious injuries"); the project's history lives in
-git, not in "issue 12" notes. Files outside the repository (the design notes, the rules
-reference, the seed texts, "../shared") and line numbers in them ("l.518") mean nothing to a
-reader of a clone. Each pattern below is a plain regular expression: a new way of citing
-something outside the repository is one more line.
+git, not in notes naming issue numbers. Files outside the repository (the design notes, the
+rules reference, the seed texts, the shared folder beside the clone) and line numbers in them
+mean nothing to a reader of a clone. Each pattern below is a plain regular expression: a new way
+of citing something outside the repository is one more line.
 """
 
 from __future__ import annotations
@@ -64,13 +64,14 @@ def test_nothing_cites_what_a_clone_lacks():
 def test_the_patterns_find_each_kind_of_citation():
     text = "\n".join(
         [
-            "Order (RULES-REFERENCE §5): injuries",
-            "Budgets (DESIGN.md): one attack",
-            "as in STYLE.md",
-            "Desafíos (seed 004)",
-            "seed 000 l.518",
-            "Battle day (issue 12): the setup",
-            "see ../shared/notes",
+            # Assembled from parts, so that this file itself cites nothing.
+            "Order (RULES" + "-REFERENCE " + "§" + "5): injuries",
+            "Budgets (DESIGN" + ".md): one attack",
+            "as in STYLE" + ".md",
+            "Desafíos (seed" + " 004)",
+            "seed" + " 000 l" + ".518",
+            "Battle day (issue" + " 12): the setup",
+            "see .." + "/shared/notes",
             "Reglas › Disparos; docs/rules-tables.md › Serious injuries; the dice seed 42",
         ]
     )
