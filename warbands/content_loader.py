@@ -33,20 +33,10 @@ from .models import (
     SpecialRule,
     WarbandType,
 )
-from .packs.document import document_check
+from .packs.document import SECTIONS, document_check
 from .packs.known import known_default
 
 DEFAULT_PACK_PATH = Path(__file__).resolve().parent / "content"
-SECTIONS = (
-    "pack",
-    "races",
-    "special_rules",
-    "skill_lists",
-    "equipment",
-    "equipment_lists",
-    "warband_types",
-    "hired_swords",
-)
 # The non-playable warband type that holds a pack's hired swords' fighter types.
 HIRED_SWORDS_TYPE_SLUG = "espadas-de-alquiler"
 # Keys of a hired sword's row that are not its fighter type's.

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.engine import WEAPONS
 from rules.engine import vocabulary as vocab
@@ -19,6 +19,7 @@ from rules.engine.tracker import CORRECTABLE
 from rules.engine.tracker.due import can_strike
 from rules.engine.tracker.specs import attacker_spec, default_hands
 from rules.presenters import CODE_LABELS, roll_purpose, weapon_name
+from warbands.models.catalogue import PROFILE_HEADERS
 
 STATUS_LABELS = {
     "in_play": gettext_lazy("in play"),
@@ -344,17 +345,6 @@ def correctable(entries, state, names: Names) -> list[dict[str, Any]]:
     ]
 
 
-PROFILE_ABBREVIATIONS = {
-    "m": pgettext_lazy("profile", "M"),
-    "ws": pgettext_lazy("profile", "WS"),
-    "bs": pgettext_lazy("profile", "BS"),
-    "s": pgettext_lazy("profile", "S"),
-    "t": pgettext_lazy("profile", "T"),
-    "w": pgettext_lazy("profile", "W"),
-    "i": pgettext_lazy("profile", "I"),
-    "a": pgettext_lazy("profile", "A"),
-    "ld": pgettext_lazy("profile", "Ld"),
-}
 OUT = "out_of_action"
 
 
@@ -379,7 +369,7 @@ def fighter_cards(state, names: Names) -> list[dict[str, Any]]:
             combat = state.combat_of(fighter["id"])
             fighter["profile"] = [
                 (str(abbr), setup.profile[key])
-                for key, abbr in PROFILE_ABBREVIATIONS.items()
+                for key, abbr in PROFILE_HEADERS.items()
                 if key in setup.profile
             ]
             fighter["max_wounds"] = setup.profile.get("w", 1)
