@@ -133,7 +133,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--port", type=int, default=8790)
     parser.add_argument("--language", default="es")
-    parser.add_argument("--lighthouse", default="/tmp/lh/node_modules/.bin/lighthouse")
+    parser.add_argument(
+        "--lighthouse",
+        default="/tmp/lh/node_modules/.bin/lighthouse",  # noqa: S108 - where the README installs it
+    )
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="annuminas-lh-") as tmp:
