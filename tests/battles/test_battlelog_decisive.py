@@ -18,9 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def decisive(table: Table) -> int:
     """The seq of the failed rout test that ended ``play_battle``."""
-    return (
-        BattleLogEntry.objects.filter(battle=table.battle, kind="check").order_by("-seq")[0].seq
-    )
+    return BattleLogEntry.objects.filter(battle=table.battle, kind="check").order_by("-seq")[0].seq
 
 
 @pytest.fixture
