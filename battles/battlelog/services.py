@@ -45,6 +45,7 @@ from rules.engine.tracker import (
     BattleState,
     TrackerError,
     challenge_overkill,
+    decisive_of,
     dice_plan,
     fold,
     resolve_challenge,
@@ -187,6 +188,16 @@ def log_state_complete(battle: Battle) -> BattleState | None:
     """The fold of the whole log, entries and all (a correction needs them)."""
     entries = _entries(battle)
     return fold(entries) if entries else None
+
+
+def decisive_entry(battle: Battle, state: BattleState) -> BattleLogEntry | None:
+    """The entry that finished the battle (``state`` finished), which a player may still strike
+    out while the report waits for the opponent: the engine's ``decisive_of`` over the log."""
+    if not state.finished:
+        return None
+    log = BattleLogEntry.objects.filter(battle=battle).order_by("seq")
+    seq = decisive_of(log.values_list("seq", "kind", "payload"), state.corrected)
+    return None if seq is None else log.select_related("author").filter(seq=seq).first()
 
 
 # --- entries -------------------------------------------------------------------------------------
