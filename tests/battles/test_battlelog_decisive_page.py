@@ -8,9 +8,17 @@ import pytest
 
 from battles.models import Battle, BattleLogEntry
 from battles.reports import services as reports
-from tests.battles.test_battlelog_pages import at_table, browser, post  # noqa: F401
+from tests.battles.factories import first_battle
+from tests.battles.test_battlelog_pages import browser, post
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(make_league):
+    league = make_league(henchmen=3)
+    battle = first_battle(league)
+    return league, battle, f"/battles/{battle.pk}/table/"
 
 
 def routed(league, url):
@@ -27,8 +35,8 @@ def routed(league, url):
     return BattleLogEntry.objects.get(kind="rout").seq
 
 
-def test_the_players_strike_out_the_decisive_entry_from_the_page(at_table, make_user):
-    league, battle, url = at_table
+def test_the_players_strike_out_the_decisive_entry_from_the_page(table):
+    league, battle, url = table
     seq = routed(league, url)
     battle.refresh_from_db()
     assert battle.status == Battle.Status.REPORTED
@@ -62,8 +70,8 @@ def test_the_players_strike_out_the_decisive_entry_from_the_page(at_table, make_
     assert not battle.participants.filter(routed=True).exists()
 
 
-def test_without_javascript_the_strike_out_returns_to_the_table_under_way(at_table):
-    league, battle, url = at_table
+def test_without_javascript_the_strike_out_returns_to_the_table_under_way(table):
+    league, battle, url = table
     seq = routed(league, url)
     phone_a = browser(league.user(0))
     done = phone_a.post(
@@ -76,8 +84,8 @@ def test_without_javascript_the_strike_out_returns_to_the_table_under_way(at_tab
     assert 'data-testid="report-banner"' not in page and 'data-testid="finish"' in page
 
 
-def test_a_confirmed_battle_offers_no_strike_out(at_table):
-    league, battle, url = at_table
+def test_a_confirmed_battle_offers_no_strike_out(table):
+    league, battle, url = table
     seq = routed(league, url)
     battle.refresh_from_db()
     reports.battle_confirm(battle=battle, by=league.user(1))
