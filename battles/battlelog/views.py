@@ -134,7 +134,7 @@ def _report_pending(battle: Battle, user, state, names: Names) -> dict[str, Any]
         entry = services.decisive_entry(battle, state)
     return {
         "report_pending": True,
-        "decisive": entry and {"seq": entry.seq, "text": describe(entry, names)},
+        "decisive": entry and {"seq": entry.seq, "text": describe(entry, names).rstrip(".")},
     }
 
 
