@@ -6,9 +6,11 @@ cleared, its version bumped, the opponent told."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from battles.models import Battle, BattleLogEntry, Campaign
 from battles.models.notifications import Event, Notification, NotificationEvent
+from battles.notifications.messages import render
 from battles.reports import services as reports
 from tests.battles.factories import first_battle
 from tests.battles.test_battlelog_api import Table, client_for, play_battle, uid
@@ -73,6 +75,12 @@ def test_striking_out_the_failed_rout_test_reopens_the_battle(
     # The opponent is told, in the reader's language (Spanish by default).
     told = Notification.objects.get(event=Event.REPORT_WITHDRAWN)
     assert told.recipient == table.league.user(1)
+    with translation.override("es"):
+        said = render(told.event, told.params)
+    assert said == (
+        f"{table.battle.campaign.name}: se tachó la entrada que terminó Banda 1 vs Banda 2; su "
+        "informe se retira y la batalla continúa."
+    )
     assert NotificationEvent.objects.filter(event=Event.REPORT_WITHDRAWN).count() == 1
     # The log goes on: the rout test again, passed this time.
     again = table.post(
