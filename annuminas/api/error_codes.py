@@ -97,6 +97,11 @@ CATALOGUE: dict[str, ErrorCode] = {
     "battle_not_scheduled": ErrorCode(409, "Only a scheduled battle is set up at the table."),
     "battle_not_set_up": ErrorCode(409, "Set the battle up before logging it."),
     "battle_reported": ErrorCode(409, "The battle is reported: it no longer changes this way."),
+    "battle_confirmed": ErrorCode(
+        409,
+        "The battle's report is confirmed (frozen): the entry that finished it can no longer "
+        "be struck out; an organiser corrects the report.",
+    ),
     "battle_status": ErrorCode(
         409, "The battle's status does not allow this now (message says which)."
     ),
