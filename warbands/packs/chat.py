@@ -318,7 +318,19 @@ def _build(data: dict[str, Any], owner, version, report: ChatReport) -> Warband:
         )
     for row in data.get("swords", []):
         _hire_sword(warband, version, row, report)
-    for slug in data.get("stash", []):
+    _buy_stash(warband, version, data.get("stash", []), report)
+    warband.refresh_from_db()
+    report.treasury = warband.treasury
+    if warband.treasury != data["treasury"]:
+        report.problems.append(
+            _("The text states %(stated)d co in the treasury; the pack's prices leave %(left)d co.")
+            % {"stated": data["treasury"], "left": warband.treasury}
+        )
+    return warband
+
+
+def _buy_stash(warband: Warband, version, slugs: list[str], report: ChatReport) -> None:
+    for slug in slugs:
         item = _item(version, slug)
         if item is None:
             report.problems.append(
@@ -329,14 +341,6 @@ def _build(data: dict[str, Any], owner, version, report: ChatReport) -> Warband:
             roster.equipment_buy(warband=warband, equipment=item)
         except ValidationError as exc:
             report.problems.append(f"{item.display_name}: {' '.join(exc.messages)}")
-    warband.refresh_from_db()
-    report.treasury = warband.treasury
-    if warband.treasury != data["treasury"]:
-        report.problems.append(
-            _("The text states %(stated)d co in the treasury; the pack's prices leave %(left)d co.")
-            % {"stated": data["treasury"], "left": warband.treasury}
-        )
-    return warband
 
 
 def _hire_sword(warband: Warband, version, row: dict[str, str], report: ChatReport) -> None:
