@@ -136,6 +136,79 @@ BOUNDS = {
     "upkeep": (0, 1000),
     "rating": (0, 100),
 }
+# What each key of an entry holds, as the check reads it (and as the pages' one entry form
+# shows it, ``warbands/packs/entries.py``): "text", "long" (text), "int" (whole number, within
+# BOUNDS), "bool", "choice" (of a tuple), "profile", "ref" / "refs" (one / a list of slugs of
+# a section), "rules" (the engine's rule keys), "mapping" (data as written, e.g. an item's
+# rules), "nested" (entries of their own: edited one by one, under their parent).
+TYPES: dict[str, tuple] = {
+    "name": ("text",),
+    "description": ("long",),
+    "credit": ("text",),
+    "kind": ("choice", KINDS),
+    "role": ("choice", ROLES),
+    **dict.fromkeys(BOUNDS, ("int",)),
+    "cost_dice": ("text",),
+    "strength": ("text",),
+    "two_handed": ("bool", False),
+    "playable": ("bool", True),
+    "large": ("bool", False),
+    "experience": ("bool", True),
+    "profile": ("profile",),
+    "race": ("ref", "races"),
+    "skills": ("refs", "skill_lists"),
+    "equipment": ("ref", "equipment_lists"),
+    "items": ("refs", "equipment"),
+    "may_hire": ("refs", "warband_types"),
+    "may_not_hire": ("refs", "warband_types"),
+    "rules": ("rules",),
+    "effects": ("mapping",),
+}
+# Where a kind of entry reads a key otherwise.
+TYPES_OF = {
+    "races": {"max": ("profile",)},
+    "equipment": {"rules": ("mapping",)},
+    "skill_lists": {"skills": ("nested", "skills")},
+    "warband_types": {"fighter_types": ("nested", "fighter_types")},
+    "hired_swords": {"equipment": ("refs", "equipment")},
+}
+# Entries held inside another's: kind → (the parent's section, the parent's key).
+NESTED = {"skills": ("skill_lists", "skills"), "fighter_types": ("warband_types", "fighter_types")}
+
+
+def key_type(kind: str, key: str) -> tuple:
+    """What ``key`` of a ``kind`` entry holds (``TYPES``); ("mapping",) when nothing says."""
+    return TYPES_OF.get(kind, {}).get(key) or TYPES.get(key) or ("mapping",)
+
+
+def references(document: dict, section: str, slug: str) -> list[str]:
+    """The entries of ``document`` that point at ``section``'s ``slug`` ("equipment list
+    basico", "fighter type jefe"…), by the reference keys of ``TYPES``."""
+    found = []
+
+    def look(kind: str, entry_slug: str, row: Any) -> None:
+        if not isinstance(row, dict):
+            return
+        for key, value in row.items():
+            shape = key_type(kind, key)
+            if shape[0] not in ("ref", "refs") or shape[1] != section:
+                continue
+            values = value if isinstance(value, list) else [value]
+            slugs = [next(iter(v)) if isinstance(v, dict) and v else v for v in values]
+            if slug in slugs:
+                found.append(f"{ENTRY_LABELS[kind]} {entry_slug}")
+                return
+
+    for kind in ENTRY_SECTIONS:
+        for entry_slug, row in (document.get(kind) or {}).items():
+            look(kind, entry_slug, row)
+            for child, (parent, key) in NESTED.items():
+                if parent == kind and isinstance(row, dict) and isinstance(row.get(key), dict):
+                    for child_slug, child_row in row[key].items():
+                        look(child, child_slug, child_row)
+    return found
+
+
 PROFILE_LIMIT = 10  # no characteristic above 10
 MOVE_LIMIT = 30  # centimetres
 

@@ -8,14 +8,16 @@ from ..models import (
     ContentPack,
     Equipment,
     EquipmentList,
+    FighterType,
     HiredSword,
     PackVersion,
     Race,
+    Skill,
     SkillList,
     SpecialRule,
     WarbandType,
 )
-from .document import ENTRY_SECTIONS
+from .document import ENTRY_SECTIONS, NESTED
 
 
 def packs_listed(*, user=None):
@@ -84,3 +86,43 @@ def contents(document: dict) -> dict[str, int]:
 
 def latest_published(pack: ContentPack) -> PackVersion | None:
     return pack.versions.filter(state=PackVersion.State.PUBLISHED).order_by("-number").first()
+
+
+KIND_MODELS = {**SECTION_MODELS, "skills": Skill, "fighter_types": FighterType}
+
+
+def entries_of(document: dict, kind: str, parent: str = "") -> dict | None:
+    """The ``kind`` entries of ``document`` (under ``parent`` for a nested kind); None: no
+    such parent."""
+    if kind not in NESTED:
+        rows = document.get(kind)
+        return rows if isinstance(rows, dict) else {}
+    section, key = NESTED[kind]
+    holder = (document.get(section) or {}).get(parent)
+    if not isinstance(holder, dict):
+        return None
+    rows = holder.get(key)
+    return rows if isinstance(rows, dict) else {}
+
+
+def section_rows(kind: str, rows) -> dict:
+    """One section of the draft as the pack page lists it: its name, and each entry's slug,
+    name, credit and a short summary."""
+    entries = []
+    for slug, row in (rows or {}).items() if isinstance(rows, dict) else []:
+        row = row if isinstance(row, dict) else {}
+        facts = [str(row[k]) for k in ("kind", "role", "cost", "profile") if row.get(k) is not None]
+        entries.append(
+            {
+                "slug": slug,
+                "name": row.get("name") or slug,
+                "credit": row.get("credit", ""),
+                "facts": " · ".join(facts),
+            }
+        )
+    return {"kind": kind, "label": KIND_MODELS[kind]._meta.verbose_name_plural, "rows": entries}
+
+
+def draft_sections(document: dict) -> list[dict]:
+    """Every entry section of the draft, in the document's order, for the pack page."""
+    return [section_rows(section, document.get(section)) for section in ENTRY_SECTIONS]

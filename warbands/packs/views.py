@@ -19,7 +19,9 @@ from annuminas.errors import Conflict
 
 from ..models import ContentPack, Equipment, PackVersion, Race, Warband
 from . import chat, selectors, services
-from .files import yaml_write
+from .document import ENTRY_LABELS, NESTED
+from .entries import EntryForm
+from .files import compare, yaml_write
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
 
 
@@ -124,6 +126,14 @@ def _detail_context(request, pack: ContentPack, **extra):
         ]
         if editable
         else [],
+        "draft_sections": selectors.draft_sections(
+            services.draft_document(pack, draft) if editable else {}
+        )
+        if editable
+        else [],
+        "publish_preview": compare(draft.document, current=published[0].document)
+        if editable and draft and published
+        else None,
         "import_form": PackImportForm(),
         "type_form": WarbandTypeForm(races=_race_choices(document), items=_items_choices(document))
         if editable
@@ -241,6 +251,99 @@ def warband_type_entries(data: dict) -> dict[str, dict]:
         },
         "warband_types": {type_slug: warband_type},
     }
+
+
+def _editable_pack(request, slug: str) -> ContentPack:
+    pack = _readable_pack(request, slug)
+    if not services.may_edit(pack, request.user):
+        raise PermissionDenied
+    return pack
+
+
+def _entry_address(kind: str, parent: str) -> None:
+    """404 unless ``kind`` is a section (or a nested kind with a parent)."""
+    if kind not in ENTRY_LABELS or (kind in NESTED) != bool(parent):
+        raise Http404
+
+
+@login_required
+def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "", section: str = ""):
+    """One entry of the draft: its form (a new one without ``entry``), checked as the whole
+    draft is; "Check" answers the dry run, "Save" writes only when nothing is refused."""
+    pack = _editable_pack(request, slug)
+    _entry_address(kind, parent)
+    if parent and NESTED[kind][0] != section:
+        raise Http404
+    document = services.draft_document(pack, pack.versions.filter(state="draft").first())
+    holder = selectors.entries_of(document, kind, parent)
+    if holder is None or (entry and entry not in holder):
+        raise Http404
+    row = holder.get(entry) if entry else None
+    form = EntryForm(request.POST or None, kind=kind, document=document, row=row, new=not entry)
+    report = None
+    if request.method == "POST" and form.is_valid():
+        entry_slug = form.slug(entry)
+        apply = request.POST.get("apply") == "1"
+        report = services.pack_entry_save(
+            pack=pack,
+            by=request.user,
+            kind=kind,
+            slug=entry_slug,
+            entry=form.entry(),
+            parent=parent,
+            new=not entry,
+            apply=apply,
+        )
+        if report.ok and apply:
+            messages.success(
+                request,
+                _("%(entry)s saved in the draft: publish it when it is ready.")
+                % {"entry": f"{ENTRY_LABELS[kind]} {entry_slug}"},
+            )
+            if parent:
+                return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
+            return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
+        form.show(report.problems, entry_slug)
+    children = None
+    if entry and kind in services.CHILDREN:
+        child_kind = next(k for k, (s, _key) in NESTED.items() if s == kind)
+        children = selectors.section_rows(child_kind, (row or {}).get(services.CHILDREN[kind]))
+    return render(
+        request,
+        "warbands/packs/entry.html",
+        {
+            "pack": pack,
+            "kind": kind,
+            "label": ENTRY_LABELS[kind],
+            "entry": entry,
+            "parent": parent,
+            "section": section,
+            "form": form,
+            "report": report,
+            "children": children,
+        },
+    )
+
+
+@login_required
+@require_POST
+def pack_entry_delete(request, slug: str, kind: str, entry: str, parent="", section=""):
+    pack = _editable_pack(request, slug)
+    _entry_address(kind, parent)
+    if parent and NESTED[kind][0] != section:
+        raise Http404
+    report = services.pack_entry_delete(
+        pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
+    )
+    if report.ok:
+        named = f"{ENTRY_LABELS[kind]} {entry}"
+        messages.success(request, _("%(entry)s deleted from the draft.") % {"entry": named})
+    else:
+        for line in report.refused:
+            messages.error(request, _("Not deleted: %(why)s") % {"why": line})
+    if parent:
+        return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
+    return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
 
 
 @login_required
