@@ -99,6 +99,20 @@ def _race_choices(document: dict) -> list[tuple[str, str]]:
     return own + [(race.slug, race.display_name) for race in Race.objects.filter(pack_version=None)]
 
 
+def _with_urls(pack: ContentPack, rows: dict, section: str = "", parent: str = "") -> dict:
+    """A listed section's entries with their edit and delete addresses (and its "Add" one)."""
+    kind = rows["kind"]
+    where = {"slug": pack.slug, "kind": kind}
+    if parent:
+        where.update(section=section, parent=parent)
+    prefix = "pack-child" if parent else "pack-entry"
+    rows["add_url"] = reverse(f"{prefix}-new" if parent else "pack-entry-new", kwargs=where)
+    for row in rows["rows"]:
+        row["edit_url"] = reverse(prefix, kwargs={**where, "entry": row["slug"]})
+        row["delete_url"] = reverse(f"{prefix}-delete", kwargs={**where, "entry": row["slug"]})
+    return rows
+
+
 def _detail_context(request, pack: ContentPack, **extra):
     versions = list(pack.versions.order_by("-number").prefetch_related("campaigns"))
     published = [v for v in versions if v.is_published]
@@ -126,9 +140,10 @@ def _detail_context(request, pack: ContentPack, **extra):
         ]
         if editable
         else [],
-        "draft_sections": selectors.draft_sections(
-            services.draft_document(pack, draft) if editable else {}
-        )
+        "draft_sections": [
+            _with_urls(pack, rows)
+            for rows in selectors.draft_sections(services.draft_document(pack, draft))
+        ]
         if editable
         else [],
         "publish_preview": compare(draft.document, current=published[0].document)
@@ -280,16 +295,33 @@ def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "",
         raise Http404
     row = holder.get(entry) if entry else None
     form = EntryForm(request.POST or None, kind=kind, document=document, row=row, new=not entry)
+    # A new warband type needs its leader (the check wants exactly one): the same form, for
+    # a fighter type, beside it.
+    leader = None
+    if kind == "warband_types" and not entry:
+        leader = EntryForm(
+            request.POST or None,
+            kind="fighter_types",
+            document=document,
+            row={"role": "leader"},
+            new=True,
+            prefix="leader",
+        )
     report = None
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and (leader is None or leader.is_valid()):
         entry_slug = form.slug(entry)
+        typed = form.entry()
+        if leader is not None:
+            typed_slug = (leader.cleaned_data.get("slug") or "").strip()
+            leader_slug = typed_slug or f"{entry_slug}-jefe"[:60]
+            typed["fighter_types"] = {leader_slug: leader.entry()}
         apply = request.POST.get("apply") == "1"
         report = services.pack_entry_save(
             pack=pack,
             by=request.user,
             kind=kind,
             slug=entry_slug,
-            entry=form.entry(),
+            entry=typed,
             parent=parent,
             new=not entry,
             apply=apply,
@@ -303,11 +335,15 @@ def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "",
             if parent:
                 return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
             return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
-        form.show(report.problems, entry_slug)
+        theirs = [p for p in report.problems if leader is not None and p.slug == leader_slug]
+        if leader is not None:
+            leader.show(theirs, leader_slug)
+        form.show([p for p in report.problems if p not in theirs], entry_slug)
     children = None
     if entry and kind in services.CHILDREN:
         child_kind = next(k for k, (s, _key) in NESTED.items() if s == kind)
-        children = selectors.section_rows(child_kind, (row or {}).get(services.CHILDREN[kind]))
+        listed = selectors.section_rows(child_kind, (row or {}).get(services.CHILDREN[kind]))
+        children = _with_urls(pack, listed, section=kind, parent=entry)
     return render(
         request,
         "warbands/packs/entry.html",
@@ -319,6 +355,7 @@ def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "",
             "parent": parent,
             "section": section,
             "form": form,
+            "leader": leader,
             "report": report,
             "children": children,
         },
