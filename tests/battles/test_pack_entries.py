@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
+from annuminas.errors import Conflict
 from tests.battles.factories import quick_user
 from warbands.packs import selectors
 from warbands.packs import services as packs
@@ -189,13 +190,15 @@ def test_a_new_entry_may_not_take_a_slug_in_use(pack, organiser):
 
 
 def test_deleting_an_entry_others_point_at_is_refused_naming_them(pack, organiser):
-    report = packs.pack_entry_delete(
-        pack=pack, by=organiser, kind="equipment_lists", slug="equipo-cazadores"
+    with pytest.raises(Conflict) as refused:
+        packs.pack_entry_delete(
+            pack=pack, by=organiser, kind="equipment_lists", slug="equipo-cazadores"
+        )
+    assert refused.value.code == "entry_in_use"
+    assert str(refused.value.detail) == (
+        "equipment list equipo-cazadores is used by fighter type cazador-jefe, fighter type "
+        "rastreador, fighter type batidor."
     )
-    assert report.refused == [
-        "equipment list equipo-cazadores: used by fighter type cazador-jefe, fighter type "
-        "rastreador, fighter type batidor"
-    ]
     assert "equipo-cazadores" in draft(pack)["equipment_lists"]
     # A fighter type goes (under its warband type); the last leader does not.
     report = packs.pack_entry_delete(
@@ -326,7 +329,7 @@ def test_the_delete_button_refuses_naming_who_uses_it(pack, author):
     response = author.post(
         f"/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/delete/", follow=True
     )
-    assert "used by fighter type cazador-jefe" in response.content.decode()
+    assert "is used by fighter type cazador-jefe" in response.content.decode()
     assert "equipo-cazadores" in draft(pack)["equipment_lists"]
 
 
@@ -338,4 +341,105 @@ def test_no_one_else_edits_the_entries(pack, client, who):
     assert client.get(base).status_code == 403
     assert client.post(base, {"name": "X", "apply": "1"}).status_code == 403
     assert client.post(base + "delete/").status_code == 403
+    assert draft(pack) == before
+
+
+# The credit notes on the sheet --------------------------------------------------------------
+def test_the_sheet_shows_the_credit_of_its_types_and_items(pack, organiser, client):
+    from warbands import services as warband_services  # noqa: PLC0415
+    from warbands.models import WarbandType  # noqa: PLC0415
+
+    assert save(
+        pack,
+        organiser,
+        "equipment",
+        {
+            "slug": "lanza-larga",
+            "name": "Lanza larga",
+            "kind": "melee",
+            "cost": "12",
+            "credit": "Annúminas v3.0, p. 62",
+        },
+    )[2].ok
+    leader = draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]["cazador-jefe"]
+    assert save(
+        pack,
+        organiser,
+        "fighter_types",
+        {**leader, "cost": "60", "xp": "20", "credit": "Liga del Norte, p. 7"},
+        entry="cazador-jefe",
+        parent="cazadores-de-trolls",
+    )[2].ok
+    assert save(
+        pack,
+        organiser,
+        "equipment_lists",
+        {"name": "Equipo", "items": ["daga", "lanza-larga"]},
+        entry="equipo-cazadores",
+    )[2].ok
+    version = packs.pack_publish(pack=pack, by=organiser)
+    player = quick_user("player-sources")
+    kind = WarbandType.objects.get(pack_version=version)
+    warband = warband_services.warband_create(owner=player, warband_type=kind, name="Fornost")
+    chief_type = kind.fighter_types.get(role="leader")
+    chief = warband_services.fighter_hire(warband=warband, fighter_type=chief_type, name="Hallas")
+    spear = chief_type.equipment_list.entries.get(equipment__name="Lanza larga").equipment
+    warband_services.equipment_buy(warband=warband, equipment=spear, fighter=chief)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.force_login(player)
+    page = client.get(f"/warbands/{warband.pk}/").content.decode()
+    assert 'data-testid="sheet-sources"' in page and "<small>Sources</small>" in page
+    assert "Jefe cazador: Liga del Norte, p. 7" in page
+    assert "Lanza larga: Annúminas v3.0, p. 62" in page
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    assert "<small>Fuentes</small>" in client.get(f"/warbands/{warband.pk}/").content.decode()
+
+
+# The API ------------------------------------------------------------------------------------
+def api_for(user):
+    from rest_framework.test import APIClient  # noqa: PLC0415
+
+    client = APIClient()
+    client.force_authenticate(user)
+    client.credentials(HTTP_ACCEPT_LANGUAGE="en")
+    return client
+
+
+def test_the_api_writes_and_deletes_one_entry(pack, organiser):
+    api = api_for(organiser)
+    url = f"/api/v1/packs/{pack.slug}/draft/equipment/lanza-larga/"
+    response = api.put(url, {"name": "Lanza larga", "kind": "melee", "cost": 12}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["created"] == ["equipment lanza-larga"]
+    response = api.put(url, {"name": "Lanza larga", "kind": "melee", "cost": -1}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["fields"] == {
+        "cost": ["equipment lanza-larga: cost: a whole number from 0 to 5000"]
+    }
+    assert draft(pack)["equipment"]["lanza-larga"]["cost"] == 12
+    child = f"/api/v1/packs/{pack.slug}/draft/warband_types/cazadores-de-trolls/fighter_types/"
+    leader = draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]["cazador-jefe"]
+    response = api.put(child + "cazador-jefe/", {**leader, "cost": 65}, format="json")
+    assert response.status_code == 200
+    assert response.json()["changed"] == ["warband type cazadores-de-trolls"]
+    types = f"/api/v1/packs/{pack.slug}/draft/warband_types/cazadores-de-trolls/"
+    response = api.put(types, {"name": "Cazadores", "race": "human"}, format="json")
+    assert response.status_code == 200  # its fighter types kept
+    assert "batidor" in draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]
+    response = api.delete(f"/api/v1/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "entry_in_use"
+    assert api.delete(url).status_code == 200
+    assert "lanza-larga" not in (draft(pack).get("equipment") or {})
+    assert api.delete(url).status_code == 404
+    assert api.put(f"/api/v1/packs/{pack.slug}/draft/nope/x/", {}, format="json").status_code == 404
+
+
+def test_the_api_lets_no_one_else_write_an_entry(pack):
+    api = api_for(quick_user("someone-else"))
+    url = f"/api/v1/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/"
+    before = draft(pack)
+    assert api.put(url, {"name": "X"}, format="json").status_code == 403
+    assert api.delete(url).status_code == 403
     assert draft(pack) == before

@@ -271,8 +271,8 @@ def pack_entry_save(
 def pack_entry_delete(
     *, pack: ContentPack, by, kind: str, slug: str, parent: str = "", apply: bool = True
 ) -> DryRun:
-    """One entry taken out of the draft; refused while other entries point at it (the refusal
-    names them), or when the draft would then fail the check (a warband type's last leader)."""
+    """One entry taken out of the draft; refused while other entries point at it (``Conflict``
+    naming them), or when the draft would then fail the check (a warband type's last leader)."""
     if kind not in ENTRY_LABELS:
         raise ValidationError(_("Not a section of a pack."))
 
@@ -281,11 +281,11 @@ def pack_entry_delete(
         if rows is None or slug not in rows:
             return [_entry_problem(kind, slug, "", _("no such entry"))]
         if kind not in NESTED and (users := references(document, kind, slug)):
-            return [
-                _entry_problem(
-                    kind, slug, "", _("used by %(entries)s") % {"entries": ", ".join(users)}
-                )
-            ]
+            raise Conflict(
+                _("%(entry)s is used by %(entries)s.")
+                % {"entry": f"{ENTRY_LABELS[kind]} {slug}", "entries": ", ".join(users)},
+                code="entry_in_use",
+            )
         del rows[slug]
         if not rows and kind not in NESTED:
             document.pop(kind)

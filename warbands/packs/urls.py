@@ -49,6 +49,16 @@ api_urlpatterns = [
         name="api-pack-version",
     ),
     path("packs/<slug:slug>/draft/", api.PackDraftImportView.as_view(), name="api-pack-draft"),
+    path(
+        "packs/<slug:slug>/draft/<slug:kind>/<slug:entry>/",
+        api.PackDraftEntryView.as_view(),
+        name="api-pack-entry",
+    ),
+    path(
+        "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/<slug:entry>/",
+        api.PackDraftEntryView.as_view(),
+        name="api-pack-child",
+    ),
     path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
     path(
         "campaigns/<slug:campaign_slug>/pack/",

@@ -275,6 +275,10 @@ def _editable_pack(request, slug: str) -> ContentPack:
     return pack
 
 
+def _draft(pack: ContentPack) -> PackVersion | None:
+    return pack.versions.filter(state=PackVersion.State.DRAFT).first()
+
+
 def _entry_address(kind: str, parent: str) -> None:
     """404 unless ``kind`` is a section (or a nested kind with a parent)."""
     if kind not in ENTRY_LABELS or (kind in NESTED) != bool(parent):
@@ -289,7 +293,7 @@ def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "",
     _entry_address(kind, parent)
     if parent and NESTED[kind][0] != section:
         raise Http404
-    document = services.draft_document(pack, pack.versions.filter(state="draft").first())
+    document = services.draft_document(pack, _draft(pack))
     holder = selectors.entries_of(document, kind, parent)
     if holder is None or (entry and entry not in holder):
         raise Http404
@@ -369,18 +373,29 @@ def pack_entry_delete(request, slug: str, kind: str, entry: str, parent="", sect
     _entry_address(kind, parent)
     if parent and NESTED[kind][0] != section:
         raise Http404
-    report = services.pack_entry_delete(
-        pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
-    )
+    holder = selectors.entries_of(services.draft_document(pack, _draft(pack)), kind, parent)
+    if holder is None or entry not in holder:
+        raise Http404
+    try:
+        report = services.pack_entry_delete(
+            pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
+        )
+    except Conflict as exc:
+        messages.error(request, _("Not deleted: %(why)s") % {"why": exc.detail})
+    else:
+        _deleted(request, report, kind, entry)
+    if parent:
+        return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
+    return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
+
+
+def _deleted(request, report, kind: str, entry: str) -> None:
     if report.ok:
         named = f"{ENTRY_LABELS[kind]} {entry}"
         messages.success(request, _("%(entry)s deleted from the draft.") % {"entry": named})
     else:
         for line in report.refused:
             messages.error(request, _("Not deleted: %(why)s") % {"why": line})
-    if parent:
-        return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
-    return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
 
 
 @login_required
