@@ -123,8 +123,13 @@ def test_the_form_is_the_sections_declared_keys(pack):
     assert "hatred" in dict(
         EntryForm(kind="fighter_types", document=document, new=False).fields["rules"].choices
     )
-    assert equipment.fields["kind"].choices[1:] == [
-        (k, k) for k in ("melee", "missile", "armour", "shield", "helmet", "misc")
+    assert [c for c, _name in equipment.fields["kind"].choices[1:]] == [
+        "melee",
+        "missile",
+        "armour",
+        "shield",
+        "helmet",
+        "misc",
     ]
 
 
@@ -304,6 +309,18 @@ def test_an_entry_page_saves_and_shows_errors_beside_the_field(pack, author):
     assert response.status_code == 302
     leader = draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]["cazador-jefe"]
     assert leader["cost"] == 70 and leader["profile"] == "10 4 4 4 3 1 4 1 8"
+
+
+def test_the_pack_page_previews_what_publishing_the_draft_changes(pack, organiser, author):
+    packs.pack_publish(pack=pack, by=organiser)
+    url = f"/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/"
+    response = author.post(url, {"name": "Equipo", "items": ["daga", "arco"], "apply": "1"})
+    assert response.status_code == 302
+    page = author.get(f"/packs/{pack.slug}/").content.decode()
+    preview = page.split('data-testid="pack-publish-preview"')[1].split("</article>")[0]
+    assert "What publishing the draft changes from v1" in preview
+    assert "Changed: equipment list equipo-cazadores" in preview
+    assert "Refused" not in preview  # the default catalogue's human is known
 
 
 def test_a_new_warband_type_page_takes_its_leader(pack, author):

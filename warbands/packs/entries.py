@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.engine import vocabulary
 
-from ..models import Equipment, EquipmentList, Race, SkillList, WarbandType
+from ..models import Equipment, EquipmentList, FighterType, Race, SkillList, WarbandType
 from .document import BOUNDS, ENTRY_LABELS, KEYS, LANGUAGES, NESTED, SLUG_MAX_LENGTH, key_type
 from .files import yaml_read, yaml_write
 from .forms import PROFILE_HELP
@@ -99,6 +99,8 @@ HELP = {
     "cost_dice": _('e.g. "2D6"'),
     "effects": _("As YAML, e.g. {strength_bonus: 1}"),
 }
+# The choices' names in the reader's language (the catalogue models' own).
+CHOICE_NAMES = {"kind": Equipment.Kind.choices, "role": FighterType.Role.choices}
 ENGLISH = {"name": _("Name in English"), "description": _("Description in English")}
 DEFAULT_MODELS = {
     "races": Race,
@@ -179,6 +181,8 @@ class EntryForm(forms.Form):
     def _field(self, key: str, document: dict) -> forms.Field:
         shape = key_type(self.kind, key)
         label, help_text = LABELS.get(key, key), HELP.get(key, "")
+        if key == "race" and self.kind == "warband_types":
+            help_text = ""  # its own: required
         common = {"label": label, "required": False, "help_text": help_text}
         match shape[0]:
             case "long":
@@ -190,7 +194,9 @@ class EntryForm(forms.Form):
             case "bool":
                 return forms.BooleanField(**common)
             case "choice":
-                return forms.ChoiceField(choices=[("", "—"), *[(c, c) for c in shape[1]]], **common)
+                named = dict(CHOICE_NAMES.get(key, ()))
+                options = [(c, named.get(c, c)) for c in shape[1]]
+                return forms.ChoiceField(choices=[("", "—"), *options], **common)
             case "profile":
                 return forms.CharField(**{**common, "help_text": PROFILE_HELP})
             case "ref":

@@ -23,6 +23,7 @@ from .document import ENTRY_LABELS, NESTED
 from .entries import EntryForm
 from .files import compare, yaml_write
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
+from .known import known_default
 
 
 def _readable_pack(request, slug: str) -> ContentPack:
@@ -146,7 +147,9 @@ def _detail_context(request, pack: ContentPack, **extra):
         ]
         if editable
         else [],
-        "publish_preview": compare(draft.document, current=published[0].document)
+        "publish_preview": compare(
+            draft.document, current=published[0].document, known=known_default()
+        )
         if editable and draft and published
         else None,
         "import_form": PackImportForm(),
