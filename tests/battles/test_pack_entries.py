@@ -343,11 +343,17 @@ def test_a_new_warband_type_page_takes_its_leader(pack, author):
 
 
 def test_the_delete_button_refuses_naming_who_uses_it(pack, author):
-    response = author.post(
-        f"/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/delete/", follow=True
-    )
+    url = f"/packs/{pack.slug}/draft/equipment_lists/equipo-cazadores/delete/"
+    asked = author.post(url)  # without JavaScript: a page that asks first
+    assert 'data-testid="confirm-page"' in asked.content.decode()
+    response = author.post(url, {"confirmed": "1"}, follow=True)
     assert "is used by fighter type cazador-jefe" in response.content.decode()
     assert "equipo-cazadores" in draft(pack)["equipment_lists"]
+    child = f"/packs/{pack.slug}/draft/warband_types/cazadores-de-trolls/fighter_types/rastreador/"
+    response = author.post(child + "delete/", {"confirmed": "1"})
+    assert response.status_code == 302
+    assert response.url == f"/packs/{pack.slug}/draft/warband_types/cazadores-de-trolls/"
+    assert "rastreador" not in draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]
 
 
 @pytest.mark.parametrize("who", ["player", "another organiser"])

@@ -116,6 +116,10 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     assert sideways_scroll(page) is None
     assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-entry-fighter-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-entry-fighter-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
     page.get_by_test_id("entry-save").click()
     page.goto(f"/packs/{ContentPack.objects.get(name='Liga del Norte').slug}/")
     preview = page.get_by_test_id("pack-publish-preview")
@@ -124,6 +128,11 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     assert sideways_scroll(page) is None
     assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-draft-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    page.get_by_test_id("pack-section-warband_types").locator("summary").click()
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-draft-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
     page.get_by_test_id("pack-publish").click()
     expect(page.get_by_test_id("pack-version").first).to_contain_text("v2")
 

@@ -464,7 +464,7 @@ def _entry_routes(pack: ContentPack) -> list[tuple[str, str, dict]]:
         ("post", f"{pages}/equipment/", {"slug": "nueva", **item, "apply": "1"}),
         ("get", f"{pages}/equipment/{entry}/", {}),
         ("post", f"{pages}/equipment/{entry}/", {**item, "apply": "1"}),
-        ("post", f"{pages}/equipment/{entry}/delete/", {}),
+        ("post", f"{pages}/equipment/{entry}/delete/", {"confirmed": "1"}),
         ("put", f"{api}/equipment/{entry}/", item),
         ("delete", f"{api}/equipment/{entry}/", {}),
     ]
@@ -474,7 +474,7 @@ def _entry_routes(pack: ContentPack) -> list[tuple[str, str, dict]]:
         routes += [
             ("get", f"{pages}/{child}/", {}),
             ("get", f"{pages}/{child}/{fighter}/", {}),
-            ("post", f"{pages}/{child}/{fighter}/delete/", {}),
+            ("post", f"{pages}/{child}/{fighter}/delete/", {"confirmed": "1"}),
         ]
     return routes
 

@@ -88,6 +88,8 @@ def latest_published(pack: ContentPack) -> PackVersion | None:
     return pack.versions.filter(state=PackVersion.State.PUBLISHED).order_by("-number").first()
 
 
+# An equipment's kind and a fighter type's role by their names (the models' own).
+NAMES = {**dict(Equipment.Kind.choices), **dict(FighterType.Role.choices)}
 KIND_MODELS = {**SECTION_MODELS, "skills": Skill, "fighter_types": FighterType}
 
 
@@ -111,7 +113,11 @@ def section_rows(kind: str, rows) -> dict:
     entries = []
     for slug, row in (rows or {}).items() if isinstance(rows, dict) else []:
         row = row if isinstance(row, dict) else {}
-        facts = [str(row[k]) for k in ("kind", "role", "cost", "profile") if row.get(k) is not None]
+        facts = [
+            str(NAMES.get(row[k], row[k]))
+            for k in ("kind", "role", "cost", "profile")
+            if row.get(k) is not None
+        ]
         entries.append(
             {
                 "slug": slug,

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from annuminas.confirmation import confirmation
 from annuminas.errors import Conflict
 
 from ..models import ContentPack, Equipment, PackVersion, Race, Warband
@@ -379,6 +380,16 @@ def pack_entry_delete(request, slug: str, kind: str, entry: str, parent="", sect
     holder = selectors.entries_of(services.draft_document(pack, _draft(pack)), kind, parent)
     if holder is None or entry not in holder:
         raise Http404
+    named = f"{ENTRY_LABELS[kind]} {entry}"
+    asked = confirmation(
+        request,
+        question=_("Delete %(name)s from the draft?") % {"name": named},
+        label=_("Yes, delete it"),
+        back_url=reverse("pack-detail", args=[pack.slug]),
+        back_label=pack.name,
+    )
+    if asked is not None:
+        return asked
     try:
         report = services.pack_entry_delete(
             pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
