@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, Prefetch, Q
 
 from ..models import (
@@ -17,7 +19,7 @@ from ..models import (
     SpecialRule,
     WarbandType,
 )
-from .document import ENTRY_SECTIONS, NESTED
+from .document import ENTRY_LABELS, ENTRY_SECTIONS, NESTED, key_type
 
 
 def packs_listed(*, user=None):
@@ -132,3 +134,31 @@ def section_rows(kind: str, rows) -> dict:
 def draft_sections(document: dict) -> list[dict]:
     """Every entry section of the draft, in the document's order, for the pack page."""
     return [section_rows(section, document.get(section)) for section in ENTRY_SECTIONS]
+
+
+def references(document: dict, section: str, slug: str) -> list[str]:
+    """The entries of ``document`` that point at ``section``'s ``slug`` ("equipment list
+    basico", "fighter type jefe"…), by the reference keys of ``TYPES``."""
+    found = []
+
+    def look(kind: str, entry_slug: str, row: Any) -> None:
+        if not isinstance(row, dict):
+            return
+        for key, value in row.items():
+            shape = key_type(kind, key)
+            if shape[0] not in ("ref", "refs") or shape[1] != section:
+                continue
+            values = value if isinstance(value, list) else [value]
+            slugs = [next(iter(v)) if isinstance(v, dict) and v else v for v in values]
+            if slug in slugs:
+                found.append(f"{ENTRY_LABELS[kind]} {entry_slug}")
+                return
+
+    for kind in ENTRY_SECTIONS:
+        for entry_slug, row in (document.get(kind) or {}).items():
+            look(kind, entry_slug, row)
+            for child, (parent, key) in NESTED.items():
+                if parent == kind and isinstance(row, dict) and isinstance(row.get(key), dict):
+                    for child_slug, child_row in row[key].items():
+                        look(child, child_slug, child_row)
+    return found

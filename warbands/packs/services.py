@@ -31,9 +31,10 @@ from ..models import (
     WarbandType,
 )
 from ..models.catalogue import local_slug, version_prefix
-from .document import ENTRY_LABELS, NESTED, Problem, document_check, references
+from .document import ENTRY_LABELS, NESTED, Problem, document_check
 from .files import DryRun, compare, dry_run
 from .known import known_default
+from .selectors import references
 
 PACK_SLUG_MAX = 50
 RESERVED_SLUGS = {"new"}  # the pages' own addresses under /packs/
