@@ -163,6 +163,23 @@ def test_editing_keeps_what_the_form_does_not_show(pack, organiser):
     assert "en" not in row  # the English name left empty is taken out
 
 
+def test_an_edit_keeps_a_value_the_lists_do_not_offer(pack, organiser):
+    """A targeted rule ("hatred:elfos") is no vocabulary key of its own: still shown, kept."""
+    types = draft(pack)["warband_types"]
+    types["cazadores-de-trolls"]["fighter_types"]["batidor"]["rules"] = ["hatred:elfos"]
+    assert packs.pack_entries_save(pack=pack, by=organiser, entries={"warband_types": types}).ok
+    row = draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]["batidor"]
+    form = EntryForm(kind="fighter_types", document=draft(pack), row=row, new=False)
+    assert ("hatred:elfos", "hatred:elfos") in form.fields["rules"].choices
+    typed = {**row, "cost": "26", "rules": ["hatred:elfos"]}
+    _form, _slug, report = save(
+        pack, organiser, "fighter_types", typed, entry="batidor", parent="cazadores-de-trolls"
+    )
+    assert report.ok, report.refused
+    row = draft(pack)["warband_types"]["cazadores-de-trolls"]["fighter_types"]["batidor"]
+    assert row["rules"] == ["hatred:elfos"] and row["cost"] == 26
+
+
 def test_errors_name_the_entry_and_the_field_and_nothing_is_written(pack, organiser):
     before = draft(pack)
     form, _slug, report = save(

@@ -179,6 +179,18 @@ class EntryForm(forms.Form):
                     )
 
     def _field(self, key: str, document: dict) -> forms.Field:
+        field = self._typed_field(key, document)
+        if isinstance(field, forms.ChoiceField):
+            # What the entry holds stays a choice even when the lists lack it (a targeted rule
+            # "hatred:x", a slug the check will refuse): an edit never drops it unseen.
+            offered = {str(value) for value, _label in field.choices}
+            held = self.initial.get(key)
+            for value in held if isinstance(held, list) else [held]:
+                if isinstance(value, str) and value and value not in offered:
+                    field.choices = [*field.choices, (value, value)]
+        return field
+
+    def _typed_field(self, key: str, document: dict) -> forms.Field:
         shape = key_type(self.kind, key)
         label, help_text = LABELS.get(key, key), HELP.get(key, "")
         if key == "race" and self.kind == "warband_types":
