@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine import vocabulary
@@ -80,7 +81,7 @@ LABELS = {
     "profile": _("Profile"),
     "range_cm": _("Range (cm)"),
     "strength": _("Strength"),
-    "save": _("Save"),
+    "save": _("Armour save"),
     "two_handed": _("Two-handed"),
     "large": _("Large target"),
     "experience": _("Gains experience"),
@@ -138,13 +139,13 @@ def choices_of(document: dict, section: str) -> list[tuple[str, str]]:
 
 
 def _rule_choices() -> list[tuple[str, str]]:
-    return [(key, f"{rule.label} ({key})") for key, rule in vocabulary.RULES.items()]
+    return [(key, f"{gettext(rule.label)} ({key})") for key, rule in vocabulary.RULES.items()]
 
 
 def _mapping_help(kind: str) -> str:
     if kind == "equipment":
-        return str(_("As YAML, keys of the rules engine: %(keys)s")) % {
-            "keys": ", ".join(vocabulary.ITEM_KEYS)
+        return str(_("As YAML, e.g. {parry: true}; the keys are the rules engine's (%(url)s).")) % {
+            "url": "/api/v1/rules/vocabulary/"
         }
     return str(HELP["effects"])
 
@@ -166,6 +167,10 @@ class EntryForm(forms.Form):
                 max_length=SLUG_MAX_LENGTH + 20,
                 help_text=_("Lower-case letters, digits, - and _; left empty: from the name."),
             )
+            if kind == "special_rules":  # its slug is a key of the engine's vocabulary
+                self.fields["slug"] = forms.ChoiceField(
+                    label=_("Rule"), required=False, choices=[("", "—"), *_rule_choices()]
+                )
         for key in entry_keys(kind):
             self.fields[key] = self._field(key, document)
             if key in ("name", "description"):
