@@ -81,6 +81,10 @@ CATALOGUE: dict[str, ErrorCode] = {
     "already_set_up": ErrorCode(409, "The battle is already set up."),
     "already_joined": ErrorCode(409, "You already joined this campaign."),
     "no_draft": ErrorCode(409, "The content pack has no draft to publish."),
+    "entry_in_use": ErrorCode(
+        409,
+        "Other entries of the pack's draft point at the entry to delete (the message names them).",
+    ),
     "warbands_cannot_move": ErrorCode(
         409, "Some warbands of the campaign are not legal in the pack version it would move to."
     ),
