@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -169,7 +170,7 @@ class PackDraftEntryView(APIView):
 
     @extend_schema(
         summary="Write one entry of the pack's draft (checked as the whole draft is)",
-        request=serializers.DictField(),
+        request={"application/json": OpenApiTypes.OBJECT},
         responses={200: REPORT},
     )
     def put(self, request, slug: str, kind: str, entry: str, parent: str = "", section=""):
@@ -203,6 +204,29 @@ class PackDraftEntryView(APIView):
         )
         _refuse(report, entry)
         return Response(report.as_dict())
+
+
+class PackDraftChildView(PackDraftEntryView):
+    """One nested entry of the draft: a fighter type under its warband type, a skill under its
+    skill list (``section``/``parent``); as :class:`PackDraftEntryView` otherwise."""
+
+    @extend_schema(
+        operation_id="packs_draft_child_update",
+        summary="Write one nested entry of the pack's draft (a fighter type, a skill)",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={200: REPORT},
+    )
+    def put(self, request, slug: str, section: str, parent: str, kind: str, entry: str):
+        return super().put(request, slug, kind, entry, parent=parent, section=section)
+
+    @extend_schema(
+        operation_id="packs_draft_child_destroy",
+        summary="Take one nested entry out of the pack's draft",
+        request=None,
+        responses={200: REPORT},
+    )
+    def delete(self, request, slug: str, section: str, parent: str, kind: str, entry: str):
+        return super().delete(request, slug, kind, entry, parent=parent, section=section)
 
 
 def _refuse(report, entry: str) -> None:

@@ -56,7 +56,7 @@ api_urlpatterns = [
     ),
     path(
         "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/<slug:entry>/",
-        api.PackDraftEntryView.as_view(),
+        api.PackDraftChildView.as_view(),
         name="api-pack-child",
     ),
     path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
