@@ -118,3 +118,29 @@ def test_a_button_on_a_page_of_battles_comes_back_to_it(played):
         {"op": "delete_pairing", "battle": battle.pk, "round": 2, "page": 3, "confirmed": "1"},
     )
     assert response.url == f"{league.campaign.get_absolute_url()}?round=2&page=3#round-2"
+
+
+def test_the_standings_api_pages_as_every_list_in_rank_order(played):
+    """Five warbands, two rows a page: the pages' rows in turn are the standings in rank order,
+    the links absolute; the CSV still holds every row."""
+    league = played
+    ranked = [row.competitor_id for row in standings_compute(campaign=league.campaign)]
+    player = client_for(league.organiser)
+    url = f"/api/v1/campaigns/{league.campaign.slug}/standings/"
+    page = player.get(url + "?page_size=2").json()
+    assert set(page) == {"count", "next", "previous", "results", "round", "scoring"}
+    assert page["count"] == 5 and page["previous"] is None
+    pages = [page]
+    while page["next"]:
+        assert page["next"].startswith("http://testserver/") and "page_size=2" in page["next"]
+        page = player.get(page["next"]).json()
+        assert page["previous"].startswith("http://testserver/")
+        pages.append(page)
+    assert [len(p["results"]) for p in pages] == [2, 2, 1]
+    assert [row["warband"] for p in pages for row in p["results"]] == ranked
+    assert [row["rank"] for p in pages for row in p["results"]] == sorted(
+        row["rank"] for p in pages for row in p["results"]
+    )
+    assert len(player.get(url).json()["results"]) == 5  # 50 a page by default
+    csv = player.get(url + "?format=csv&page_size=2").content.decode()
+    assert len(csv.strip().splitlines()) == 1 + 5
