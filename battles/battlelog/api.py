@@ -80,7 +80,7 @@ def _seq_param(request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not (raw.isdigit() and len(raw) < 10):
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 10):
         raise serializers.ValidationError(
             {name: [_("A seq: a whole number from 0 to 999,999,999.")]}
         )
@@ -90,7 +90,7 @@ def _seq_param(request, name: str) -> int | None:
 def _page_size(request) -> int:
     """``?page_size=`` as the lists read it: a bad value is the default, a big one the most."""
     raw = request.query_params.get("page_size", "")
-    if not (raw.isdigit() and int(raw) > 0):
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) > 0):
         return selectors.MAX_PAGE
     return min(int(raw), selectors.MAX_PAGE)
 
@@ -221,13 +221,13 @@ class BattleLogView(BattleAPIView):
         parameters=[
             OpenApiParameter(
                 "after",
-                int,
+                {"type": "integer", "minimum": 0, "maximum": 999_999_999},
                 description="The entries after this seq (from 0: the log's first page).",
                 required=False,
             ),
             OpenApiParameter(
                 "before",
-                int,
+                {"type": "integer", "minimum": 0, "maximum": 999_999_999},
                 description="The last entries before this seq (`previous` links here); not "
                 "with `after`.",
                 required=False,

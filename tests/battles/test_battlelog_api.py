@@ -371,3 +371,8 @@ def test_a_page_of_the_log_keeps_its_etag_and_refuses_two_cursors(table):
     both = table.phone_b.get(f"{table.url}log/?after=1&before=3")
     assert both.status_code == 400 and "before" in both.json()["error"]["fields"]
     assert table.phone_b.get(f"{table.url}log/?before=-1").status_code == 400
+    assert table.phone_b.get(f"{table.url}log/?before=%C2%B2").status_code == 400
+    # A page size the lists would not take is the default, as for the lists.
+    for size in ("0", "x", "²", "9" * 5000):
+        lenient = table.phone_b.get(f"{table.url}log/", {"page_size": size})
+        assert lenient.status_code == 200 and _seqs(lenient.json()) == [1, 2, 3], size
