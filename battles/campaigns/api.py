@@ -166,7 +166,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
         return self._detail(campaign)
 
-    @extend_schema(responses=s.MembershipSerializer(many=True))
+    @extend_schema(responses=s.MembershipSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"])
     def members(self, request, slug=None):
         campaign = self.get_object()
@@ -195,7 +195,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True))
+    @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True), filters=False)
     @extend_schema(
         methods=["post"], request=s.RoundDatesSerializer, responses={201: s.RoundSerializer}
     )
@@ -238,7 +238,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         services.round_close(round=round, by=request.user)
         return Response(s.RoundSerializer(self._round(round.campaign, number)).data)
 
-    @extend_schema(methods=["get"], responses=BattleSerializer(many=True))
+    @extend_schema(methods=["get"], responses=BattleSerializer(many=True), filters=False)
     @extend_schema(
         methods=["post"],
         request=s.GenerateSerializer,

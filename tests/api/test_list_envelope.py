@@ -103,6 +103,11 @@ def test_every_list_answers_the_page_it_declares_with_absolute_links(schema, lis
         for name, value in values.items():
             url = url.replace(name, str(value))
         assert "{" not in url, f"{path}: say here how to fill its path"
+        declared = {p["name"] for p in schema["paths"][path]["get"].get("parameters", [])}
+        if "ordering" in declared:  # declared, so read: an unknown field is refused
+            refused = client.get(url, {"ordering": "password"})
+            assert refused.status_code == 400, path
+            assert refused.json()["error"]["code"] == "invalid_ordering", path
         first = client.get(url, {"page_size": 1})
         assert first.status_code == 200, (path, first.content[:300])
         page = first.json()
