@@ -109,7 +109,7 @@ def test_one_key_with_two_bodies_at_once_is_one_warband_and_a_409_reused(owner):
     assert Warband.objects.get(owner=user).name == made["name"]
 
 
-def test_an_anonymous_client_is_not_keyed(owner):
+def test_an_anonymous_client_is_not_keyed(transactional_db):
     """Anonymous writes are not keyed (the key belongs to a user): a 401 as without one."""
     answer = APIClient().post(URL, BODY, format="json", HTTP_IDEMPOTENCY_KEY="k")
     assert answer.status_code == 401
