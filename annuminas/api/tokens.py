@@ -80,6 +80,7 @@ class TokensView(GenericAPIView):
         summary=_("The caller's device tokens"),
         responses=ApiTokenSerializer(many=True),
         tags=["auth"],
+        filters=False,  # newest first, as the query reads them: no ?ordering=
     )
     def get(self, request):
         tokens = ApiToken.objects.filter(user=request.user)

@@ -33,6 +33,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from annuminas.api.conditional import if_none_match, not_modified
@@ -65,20 +66,80 @@ def entry_data(entry: BattleLogEntry) -> dict[str, Any]:
     }
 
 
-def log_etag(battle: Battle, kind: str) -> str:
+def log_etag(battle: Battle, kind: str, *, last: int | None = None) -> str:
     """The ETag of the battle's log or state: both change with a new entry (its last seq), a
-    report (the battle's version) and the reader's language (the state's words)."""
-    last = BattleLogEntry.objects.filter(battle_id=battle.pk).aggregate(last=Max("seq"))["last"]
+    report (the battle's version) and the reader's language (the state's words). It names the
+    log as it stands, not a page of it: a phone polling ``?after=<last_seq>`` sends the tag of
+    its previous read and gets 304 while nothing was added."""
+    if last is None:
+        last = BattleLogEntry.objects.filter(battle_id=battle.pk).aggregate(last=Max("seq"))["last"]
     return f'"{kind}-{battle.pk}-s{last or 0}-v{battle.version}-{get_language() or "es"}"'
 
 
-def _after(request) -> int:
-    raw = request.query_params.get("after", "0")
-    if not (raw.isdigit() and len(raw) < 10):
+def _seq_param(request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 10):
         raise serializers.ValidationError(
-            {"after": [_("A seq: a whole number from 0 to 999,999,999.")]}
+            {name: [_("A seq: a whole number from 0 to 999,999,999.")]}
         )
     return int(raw)
+
+
+def _page_size(request) -> int:
+    """``?page_size=`` as the lists read it: a bad value is the default, a big one the most."""
+    raw = request.query_params.get("page_size", "")
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) > 0):
+        return selectors.MAX_PAGE
+    return min(int(raw), selectors.MAX_PAGE)
+
+
+def _link(request, **cursor: int) -> str:
+    """This page's address with the other cursor: the same page size, absolute."""
+    url = request.build_absolute_uri()
+    for name in ("after", "before"):
+        url = remove_query_param(url, name)
+    ((name, value),) = cursor.items()
+    return replace_query_param(url, name, value)
+
+
+def log_page(request, battle: Battle) -> Response:
+    """A page of the log as every list answers (count, next, previous, results) plus
+    ``last_seq``. ``?after=<seq>`` (the default, from 0): the entries after it; ``?before=<seq>``:
+    the last entries before it. ``next`` is ``?after=`` the page's last seq while entries
+    follow; ``previous`` is ``?before=`` its first while entries precede."""
+    after, before = _seq_param(request, "after"), _seq_param(request, "before")
+    if after is not None and before is not None:
+        raise serializers.ValidationError({"before": [_("Send after or before, not both.")]})
+    size = _page_size(request)
+    extent = selectors.log_extent(battle, upto=after or 0)
+    etag = log_etag(battle, "battlelog", last=extent["last"])
+    if if_none_match(request, etag):
+        return not_modified(etag)
+    if before is None:
+        after = after or 0
+        entries = list(selectors.log_entries(battle, after=after, limit=size + 1))
+        follow, entries = len(entries) > size, entries[:size]
+        last = entries[-1].seq if entries else after
+        precede = extent["upto"] > 0
+        first = entries[0].seq if entries else after + 1
+    else:
+        entries = selectors.log_entries_before(battle, before=before, limit=size + 1)
+        precede, entries = len(entries) > size, entries[-size:]
+        last = entries[-1].seq if entries else min(max(before - 1, 0), extent["last"])
+        follow = extent["last"] > last
+        first = entries[0].seq if entries else before
+    return Response(
+        {
+            "count": extent["count"],
+            "next": _link(request, after=last) if follow else None,
+            "previous": _link(request, before=first) if precede else None,
+            "results": [entry_data(e) for e in entries],
+            "last_seq": last,
+        },
+        headers={"ETag": etag},
+    )
 
 
 def visible_battle(user, pk: int, *, only: tuple[str, ...] = ()) -> Battle:
@@ -159,31 +220,30 @@ class BattleLogView(BattleAPIView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
-                "after", int, description="Only entries after this seq.", required=False
-            )
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                description="The entries after this seq (from 0: the log's first page).",
+                required=False,
+            ),
+            OpenApiParameter(
+                "before",
+                {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                description="The last entries before this seq (`previous` links here); not "
+                "with `after`.",
+                required=False,
+            ),
+            OpenApiParameter(
+                "page_size",
+                int,
+                description=f"Entries per page (up to {selectors.MAX_PAGE}, the default).",
+                required=False,
+            ),
         ],
         responses={200: answers.LogPageSerializer, 304: None, **answers.READ_ERRORS},
         summary="The battle log, in order (ETag; If-None-Match answers 304)",
     )
     def get(self, request, pk: int):
-        battle = visible_battle(request.user, pk, only=("id", "version"))
-        after = _after(request)
-        etag = log_etag(battle, "battlelog")
-        if if_none_match(request, etag):
-            return not_modified(etag)
-        entries = list(selectors.log_entries(battle, after=after, limit=selectors.MAX_PAGE + 1))
-        more = len(entries) > selectors.MAX_PAGE
-        entries = entries[: selectors.MAX_PAGE]
-        last = entries[-1].seq if entries else after
-        following = request.build_absolute_uri(f"{request.path}?after={last}")
-        return Response(
-            {
-                "results": [entry_data(e) for e in entries],
-                "last_seq": last,
-                "next": following if more else None,
-            },
-            headers={"ETag": etag},
-        )
+        return log_page(request, visible_battle(request.user, pk, only=("id", "version")))
 
     @extend_schema(
         request=ENTRY_REQUEST,

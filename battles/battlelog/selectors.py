@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleLogEntry, PendingDecision
@@ -118,6 +118,26 @@ def log_entries(battle: Battle, *, after: int = 0, limit: int = MAX_PAGE) -> Que
         .only(*ENTRY_FIELDS, "author__username")
         .order_by("seq")[:limit]
     )
+
+
+def log_entries_before(battle: Battle, *, before: int, limit: int = MAX_PAGE) -> list:
+    """The last ``limit`` entries before ``before``, in order: one query whatever the log."""
+    entries = (
+        BattleLogEntry.objects.filter(battle=battle, seq__lt=before)
+        .select_related("author")
+        .only(*ENTRY_FIELDS, "author__username")
+        .order_by("-seq")[:limit]
+    )
+    return list(reversed(entries))
+
+
+def log_extent(battle: Battle, *, upto: int = 0) -> dict[str, int]:
+    """The log's last seq, its number of entries and how many are at or before ``upto``: one
+    query (the log's ETag and its page links read it)."""
+    extent = BattleLogEntry.objects.filter(battle_id=battle.pk).aggregate(
+        last=Max("seq"), count=Count("pk"), upto=Count("pk", filter=Q(seq__lte=upto))
+    )
+    return {"last": extent["last"] or 0, "count": extent["count"], "upto": extent["upto"]}
 
 
 def lineups(battle: Battle) -> dict[int, list[int]]:

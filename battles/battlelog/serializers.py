@@ -17,11 +17,19 @@ from .entry_schemas import ENTRY_ANSWER
 
 
 class LogPageSerializer(serializers.Serializer):
+    """A page of the log, shaped as every list's page, plus ``last_seq``."""
+
+    count = serializers.IntegerField(help_text=_("The entries in the whole log."))
+    next = serializers.URLField(
+        allow_null=True,
+        help_text=_("The entries after this page (`?after=`), absolute; null when none follow."),
+    )
+    previous = serializers.URLField(
+        allow_null=True,
+        help_text=_("The entries before this page (`?before=`), absolute; null when none precede."),
+    )
     results = serializers.ListField(child=ENTRY_ANSWER, help_text=_("The entries, in order."))
     last_seq = serializers.IntegerField(help_text=_("Ask for `?after=` this seq next time."))
-    next = serializers.CharField(
-        allow_null=True, help_text=_("The next page when more entries follow, else null.")
-    )
 
 
 class FighterStateSerializer(serializers.Serializer):

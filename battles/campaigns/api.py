@@ -166,7 +166,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
         return self._detail(campaign)
 
-    @extend_schema(responses=s.MembershipSerializer(many=True))
+    @extend_schema(responses=s.MembershipSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"])
     def members(self, request, slug=None):
         campaign = self.get_object()
@@ -195,7 +195,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         )
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True))
+    @extend_schema(methods=["get"], responses=s.RoundSerializer(many=True), filters=False)
     @extend_schema(
         methods=["post"], request=s.RoundDatesSerializer, responses={201: s.RoundSerializer}
     )
@@ -238,7 +238,7 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         services.round_close(round=round, by=request.user)
         return Response(s.RoundSerializer(self._round(round.campaign, number)).data)
 
-    @extend_schema(methods=["get"], responses=BattleSerializer(many=True))
+    @extend_schema(methods=["get"], responses=BattleSerializer(many=True), filters=False)
     @extend_schema(
         methods=["post"],
         request=s.GenerateSerializer,
@@ -288,6 +288,10 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         parameters=[
             OpenApiParameter("round", int, description="Standings after this round."),
             OpenApiParameter("format", str, enum=["json", "csv"]),
+            OpenApiParameter(
+                "page", int, description="A page of the rows, in rank order (JSON; CSV is whole)."
+            ),
+            OpenApiParameter("page_size", int, description="Rows per page (50; up to 200)."),
         ],
         responses={
             (200, "application/json"): s.StandingsSerializer,
@@ -300,7 +304,8 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         renderer_classes=[*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer],
     )
     def standings(self, request, slug=None):
-        """Points, then the campaign's tie-breakers in its order (``scoring``). ``?format=csv``."""
+        """Points, then the campaign's tie-breakers in its order (``scoring``), a page at a time
+        as every list (``?page=``, ``?page_size=``). ``?format=csv``: every row."""
         campaign = self.get_object()
         number = request.query_params.get("round")
         number = parse_id(number)
@@ -313,13 +318,11 @@ class CampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                 headers={"Content-Disposition": f'attachment; filename="{filename}"'},
             )
         scheme = scoring.scheme_of(campaign)
-        return Response(
-            {
-                "round": number,
-                "scoring": s.ScoringSerializer(scheme).data,
-                "results": s.StandingSerializer(rows, many=True).data,
-            }
-        )
+        page = self.paginate_queryset(rows)
+        response = self.get_paginated_response(s.StandingSerializer(page, many=True).data)
+        response.data["round"] = number
+        response.data["scoring"] = s.ScoringSerializer(scheme).data
+        return response
 
 
 class CampaignJoinView(APIView):

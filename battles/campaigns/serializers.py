@@ -270,8 +270,14 @@ class ScoringSerializer(serializers.Serializer):
 
 
 class StandingsSerializer(serializers.Serializer):
-    """The standings answer: the round they are after (null: all rounds) and every row."""
+    """The standings answer: a page of rows in rank order, shaped as every list's page, with
+    the round they are after (null: all rounds) and the scoring that ranked them."""
 
+    count = serializers.IntegerField(help_text=_("The rows in all pages."))
+    next = serializers.URLField(allow_null=True, help_text=_("The next page, absolute, or null."))
+    previous = serializers.URLField(
+        allow_null=True, help_text=_("The page before, absolute, or null.")
+    )
+    results = StandingSerializer(many=True)
     round = serializers.IntegerField(allow_null=True)
     scoring = ScoringSerializer()
-    results = StandingSerializer(many=True)

@@ -7,11 +7,11 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from warbands.limits import NOTES_MAX_LENGTH, REASON_MAX_LENGTH, TextBounds
 
 from .campaign import Campaign, Round
+from .history import History
 
 # Scenario suggestions offered in forms; the field itself is free text (house scenarios exist).
 SCENARIOS = (
@@ -89,7 +89,7 @@ class Battle(TextBounds, models.Model):
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    history = HistoricalRecords(excluded_fields=["updated_at"])
+    history = History(excluded_fields=["updated_at"])
 
     class Meta:
         ordering = ["id"]
@@ -140,7 +140,7 @@ class BattleParticipant(models.Model):
         blank=True,
         related_name="battle_participations",
     )
-    history = HistoricalRecords()
+    history = History()
 
     class Meta:
         ordering = ["id"]

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import exceptions, serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import exceptions, generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -266,18 +266,37 @@ class BattleRevertView(APIView):
         return Response({"battle": battle.pk, "run": run.pk, "status": run.status})
 
 
-class DecisionListView(APIView):
-    @extend_schema(responses=DecisionSerializer(many=True))
-    def get(self, request):
-        decisions = PendingDecision.objects.filter(warband__owner=request.user).select_related(
+class DecisionListView(generics.ListAPIView):
+    """The caller's warbands' decisions (``?status=``: open by default, ``all``), oldest first,
+    a page at a time as every list."""
+
+    serializer_class = DecisionSerializer
+    filter_backends: list = []  # ?status is read below
+
+    def get_queryset(self):
+        decisions = PendingDecision.objects.filter(warband__owner=self.request.user).select_related(
             "fighter", "group"
         )
-        wanted = request.query_params.get("status", "open")
+        wanted = self.request.query_params.get("status", "open")
         if wanted != "all":
             decisions = decisions.filter(Q(status=wanted))
-        decisions = list(decisions.order_by("pk")[:200])
-        context = {"names": Names.load(decisions)}
-        return Response(DecisionSerializer(decisions, many=True, context=context).data)
+        return decisions.order_by("pk")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=["open", "answered", "all"],
+                description="Open ones (the default), answered ones, or all.",
+            )
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        context = {**self.get_serializer_context(), "names": Names.load(page)}
+        data = DecisionSerializer(page, many=True, context=context).data
+        return self.get_paginated_response(data)
 
 
 class DecisionAnswerView(APIView):

@@ -173,7 +173,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return self._answer(battle)
 
-    @extend_schema(responses=s.EventSerializer(many=True))
+    @extend_schema(responses=s.EventSerializer(many=True), filters=False)
     @action(detail=True, methods=["get"])
     def events(self, request, pk=None):
         """Who put whom out of action, with what, in which turn; routs."""

@@ -78,7 +78,7 @@ def test_the_log_and_the_state_answer_304_until_something_changes(league):
     assert phone.get(f"{url}state/", HTTP_IF_NONE_MATCH=old_state).status_code == 200
 
 
-@pytest.mark.parametrize("after", ["-1", "abc", "1.5", "9999999999"])
+@pytest.mark.parametrize("after", ["-1", "abc", "1.5", "9999999999", "²", "٣"])
 def test_a_bad_after_is_400(league, after):
     battle = first_battle(league)
     response = client_for(league.user(0)).get(f"/api/v1/battles/{battle.pk}/log/?after={after}")

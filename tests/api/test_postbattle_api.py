@@ -103,10 +103,11 @@ def test_decisions_are_listed_and_answered_by_their_owner(
             format="json",
         )
     owner = client_for(league.user(0))
-    listed = owner.get("/api/v1/decisions/").json()
+    listed = owner.get("/api/v1/decisions/").json()["results"]
     assert [d["kind"] for d in listed] == ["characteristic"]
     decision = listed[0]
-    assert client_for(league.user(1)).get("/api/v1/decisions/").json() == []
+    nothing = client_for(league.user(1)).get("/api/v1/decisions/").json()
+    assert nothing == {"count": 0, "next": None, "previous": None, "results": []}
     bad = owner.post(decision["answer_url"], {"choice": "a"}, format="json")
     assert bad.status_code == 400 and "choice" in bad.json()["error"]["fields"]
     other = client_for(league.user(1)).post(decision["answer_url"], {"choice": "ws"}, format="json")
@@ -232,7 +233,9 @@ def test_a_heros_decision_matches_the_schema(schema, league, battle):  # noqa: F
     )
     response = client_for(league.user(0)).get("/api/v1/decisions/")
     assert response.status_code == 200
-    assert [(d["fighter_name"], d["group_name"]) for d in response.json()] == [(captain.name, None)]
+    assert [(d["fighter_name"], d["group_name"]) for d in response.json()["results"]] == [
+        (captain.name, None)
+    ]
     assert_matches(schema, "/api/v1/decisions/", response)
 
 

@@ -85,17 +85,19 @@ def test_fighter_type_without_equipment_list_matches_the_schema(schema, league):
 
 
 def test_standings_are_declared_as_they_are_answered(schema, league):
-    """Standings answer ``{"round", "scoring", "results"}``, not a page (no count/next/...)."""
+    """Standings answer a page as every list (count, next, previous, results) with the round
+    and the scoring; ``?page=`` and ``?page_size=`` are declared, the CSV is a string."""
     path = "/api/v1/campaigns/{slug}/standings/"
     standings = client_for(league.organiser).get(
         f"/api/v1/campaigns/{league.campaign.slug}/standings/"
     )
 
-    assert set(standings.json()) == {"round", "scoring", "results"}
-    assert len(standings.json()["results"]) == 2
+    assert set(standings.json()) == {"count", "next", "previous", "results", "round", "scoring"}
+    assert standings.json()["count"] == len(standings.json()["results"]) == 2
     assert_matches(schema, path, standings)
     declared = schema["paths"][path]["get"]["responses"]["200"]["content"]
-    assert "page" not in {p["name"] for p in schema["paths"][path]["get"].get("parameters", [])}
+    parameters = {p["name"] for p in schema["paths"][path]["get"].get("parameters", [])}
+    assert {"page", "page_size"} <= parameters
     assert declared["text/csv"]["schema"]["type"] == "string"
 
 

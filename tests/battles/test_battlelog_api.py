@@ -321,3 +321,58 @@ def test_the_log_after_a_seq_in_a_constant_number_of_queries(table, django_asser
     tail = table.phone_b.get(f"{table.url}log/?after=40").json()
     assert [e["seq"] for e in tail["results"]] == [41, 42]
     assert tail["last_seq"] == 42
+
+
+def _seqs(page: dict) -> list[int]:
+    return [entry["seq"] for entry in page["results"]]
+
+
+def test_the_log_pages_as_every_list_with_next_and_previous_links(table):
+    """count, next, previous, results (and last_seq): ``next`` walks forwards by ``?after=``,
+    ``previous`` backwards by ``?before=``, both absolute and keeping the page size."""
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    for number in range(5):
+        table.post(table.phone_a, "note", payload={"text": f"nota {number}"})  # seqs 1..7
+    first = table.phone_b.get(f"{table.url}log/?page_size=3").json()
+    assert list(first) == ["count", "next", "previous", "results", "last_seq"]
+    assert first["count"] == 7 and _seqs(first) == [1, 2, 3] and first["last_seq"] == 3
+    assert first["previous"] is None
+    assert first["next"].startswith("http://testserver/api/v1/battles/")
+    forwards, page = [first], first
+    while page["next"]:
+        assert "page_size=3" in page["next"]
+        page = table.phone_b.get(page["next"]).json()
+        forwards.append(page)
+    assert [_seqs(p) for p in forwards] == [[1, 2, 3], [4, 5, 6], [7]]
+    assert forwards[-1]["last_seq"] == 7 and forwards[-1]["count"] == 7
+    backwards = [page]
+    while page["previous"]:
+        assert page["previous"].startswith("http://testserver/") and "before=" in page["previous"]
+        page = table.phone_b.get(page["previous"]).json()
+        backwards.append(page)
+    assert [_seqs(p) for p in backwards] == [[7], [4, 5, 6], [1, 2, 3]]
+    middle = table.phone_b.get(f"{table.url}log/?before=7&page_size=3").json()
+    assert _seqs(middle) == [4, 5, 6] and middle["last_seq"] == 6
+    assert table.phone_b.get(middle["next"]).json()["results"][0]["seq"] == 7
+    # A phone that has read everything polls ?after=<last_seq>: nothing new, and the way back.
+    polled = table.phone_b.get(f"{table.url}log/?after=7").json()
+    assert polled["results"] == [] and polled["next"] is None and polled["last_seq"] == 7
+    assert _seqs(table.phone_b.get(polled["previous"]).json()) == list(range(1, 8))
+
+
+def test_a_page_of_the_log_keeps_its_etag_and_refuses_two_cursors(table):
+    table.post(table.phone_a, "turn", payload={"turn": 1, "side": table.a.pk})
+    page = table.phone_b.get(f"{table.url}log/?after=1")
+    etag = page["ETag"]
+    assert table.phone_b.get(f"{table.url}log/?after=2", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    table.post(table.phone_a, "note", payload={"text": "nueva"})
+    fresh = table.phone_b.get(f"{table.url}log/?after=2", HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and _seqs(fresh.json()) == [3]
+    both = table.phone_b.get(f"{table.url}log/?after=1&before=3")
+    assert both.status_code == 400 and "before" in both.json()["error"]["fields"]
+    assert table.phone_b.get(f"{table.url}log/?before=-1").status_code == 400
+    assert table.phone_b.get(f"{table.url}log/?before=%C2%B2").status_code == 400
+    # A page size the lists would not take is the default, as for the lists.
+    for size in ("0", "x", "²", "9" * 5000):
+        lenient = table.phone_b.get(f"{table.url}log/", {"page_size": size})
+        assert lenient.status_code == 200 and _seqs(lenient.json()) == [1, 2, 3], size

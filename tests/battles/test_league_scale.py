@@ -118,3 +118,59 @@ def test_a_button_on_a_page_of_battles_comes_back_to_it(played):
         {"op": "delete_pairing", "battle": battle.pk, "round": 2, "page": 3, "confirmed": "1"},
     )
     assert response.url == f"{league.campaign.get_absolute_url()}?round=2&page=3#round-2"
+
+
+def test_the_standings_api_pages_as_every_list_in_rank_order(played):
+    """Five warbands, two rows a page: the pages' rows in turn are the standings in rank order,
+    the links absolute; the CSV still holds every row."""
+    league = played
+    ranked = [row.competitor_id for row in standings_compute(campaign=league.campaign)]
+    player = client_for(league.organiser)
+    url = f"/api/v1/campaigns/{league.campaign.slug}/standings/"
+    page = player.get(url + "?page_size=2").json()
+    assert set(page) == {"count", "next", "previous", "results", "round", "scoring"}
+    assert page["count"] == 5 and page["previous"] is None
+    pages = [page]
+    while page["next"]:
+        assert page["next"].startswith("http://testserver/") and "page_size=2" in page["next"]
+        page = player.get(page["next"]).json()
+        assert page["previous"].startswith("http://testserver/")
+        pages.append(page)
+    assert [len(p["results"]) for p in pages] == [2, 2, 1]
+    assert [row["warband"] for p in pages for row in p["results"]] == ranked
+    assert [row["rank"] for p in pages for row in p["results"]] == sorted(
+        row["rank"] for p in pages for row in p["results"]
+    )
+    assert len(player.get(url).json()["results"]) == 5  # 50 a page by default
+    csv = player.get(url + "?format=csv&page_size=2").content.decode()
+    assert len(csv.strip().splitlines()) == 1 + 5
+
+
+def test_a_redraw_replaces_the_pairings_in_the_same_statements_for_8_and_64_warbands(make_league):
+    """Drawing a round again deletes its untouched battles in bulk: the statements do not grow
+    with the warbands, and every deleted battle and seat still leaves its history row."""
+    counts = {}
+    for players in (8, 64):
+        league = make_league(players=players, name=f"Liga de {players}")
+        round = services.round_open(campaign=league.campaign, by=league.organiser)
+        drawn = services.pairings_generate(
+            round=round, by=league.organiser, method=Round.Method.SWISS
+        )
+        old = {battle.pk for battle in drawn}
+        seats = set(BattleParticipant.objects.filter(battle__in=old).values_list("pk", flat=True))
+        with CaptureQueriesContext(connection) as captured:
+            again = services.pairings_generate(
+                round=round, by=league.organiser, method=Round.Method.RATING
+            )
+        counts[players] = captured
+        assert len(again) == players // 2
+        assert not Battle.objects.filter(pk__in=old).exists()
+        assert set(round.battles.values_list("pk", flat=True)) == {b.pk for b in again}
+        assert BattleParticipant.objects.filter(battle__round=round).count() == players
+        gone = Battle.history.filter(id__in=old, history_type="-")
+        assert gone.count() == len(old)
+        assert set(gone.values_list("history_user", flat=True)) == {league.organiser.pk}
+        assert BattleParticipant.history.filter(id__in=seats, history_type="-").count() == players
+    few, many = (len(counts[n]) for n in (8, 64))
+    assert few == many, "\n".join(q["sql"][:160] for q in counts[64].captured_queries)
+    assert many <= 40, many

@@ -232,7 +232,7 @@ def test_the_api_gives_each_option_a_label(client, decided):
     client.force_login(decided["league"].user(0))
     body = client.get("/api/v1/decisions/?status=all", HTTP_ACCEPT_LANGUAGE="en").json()
     by_kind = {}
-    for decision in body:
+    for decision in body["results"]:
         by_kind.setdefault(decision["kind"], []).append(decision)
     skill = by_kind["skill"][0]
     talent = by_kind["lads_got_talent"][0]
@@ -249,7 +249,7 @@ def test_the_api_gives_each_option_a_label(client, decided):
     assert upkeep[0]["option_labels"] == {"pay": "Pay the upkeep", "leave": "Let him go"}
     assert {d["answer_text"] for d in upkeep} >= {"Paid: 20 co", "He leaves"}
     assert by_kind["characteristic"][0]["option_labels"]["ws"] == "Weapon Skill (WS)"
-    assert all("option_labels" in d and "answer_text" in d for d in body)
+    assert all("option_labels" in d and "answer_text" in d for d in body["results"])
 
     results = client.get(f"/api/v1/battles/{decided['battle'].pk}/postbattle/").json()
     decisions = [d for r in results["runs"][0]["results"] for d in r["decisions"]]

@@ -19,6 +19,7 @@ from battles.campaigns.pairing import rating_pairings, swiss_pairings
 from battles.campaigns.scoring import standings_compute
 from battles.common.writes import (
     active_players,
+    battles_delete,
     lock_battle,
     lock_campaign,
     require_organiser,
@@ -165,7 +166,7 @@ def pairings_generate(*, round: Round, by, method: str) -> list[Battle]:
             _("Some battles of this round are already reported: edit them by hand."),
             code="battle_reported",
         )
-    existing.delete()
+    battles_delete(existing, by=by)
     players = active_players(campaign)
     if len(players) < 2:
         raise ValidationError(_("At least two warbands are needed to make pairings."))
