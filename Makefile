@@ -4,10 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Test processes for test-fast / test-par (pytest-xdist; each has its own test database).
+# Test processes for test / test-fast (pytest-xdist; each has its own test database).
 WORKERS ?= 2
 
-.PHONY: run test test-fast test-par install lint format messages worker bench clean
+.PHONY: run test test-fast test-serial install lint format messages worker bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,17 +30,19 @@ run: install
 	@echo ""
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## Install and run the whole test suite (SQLite here; PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set).
+## Install and run the whole test suite in WORKERS processes (pytest-xdist; each has its own
+## test database, Celery queue and cache prefix). SQLite here; PostgreSQL + Redis when
+## DATABASE_URL/REDIS_URL are set.
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 
 ## The fast loop: everything but the browser (e2e) and real-worker tests, in WORKERS processes.
 test-fast: install
 	$(BIN)/python -m pytest -n $(WORKERS) -m "not e2e and not worker" $(PYTEST_ARGS)
 
-## The whole suite in WORKERS processes.
-test-par: install
-	$(BIN)/python -m pytest -n $(WORKERS) $(PYTEST_ARGS)
+## The whole suite in one process (to read a failure's output in order, or bisect one).
+test-serial: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## ruff (lint and format) and mypy (strict on rules/engine, see pyproject.toml).
 lint: install
