@@ -114,3 +114,41 @@ def test_an_anonymous_client_is_not_keyed(transactional_db):
     answer = APIClient().post(URL, BODY, format="json", HTTP_IDEMPOTENCY_KEY="k")
     assert answer.status_code == 401
     assert not IdempotencyKey.objects.exists()
+
+
+class _Killed(BaseException):  # noqa: N818 - what a killed process looks like to the request
+    """Not an ``Exception``: Django does not turn it into a 500, it unwinds the whole request."""
+
+
+def test_a_key_whose_first_request_died_is_taken_over_by_the_retry(owner, monkeypatch):
+    """The first request dies in the middle of its write: nothing is written, the key's row is
+    left empty. A retry at once is told the key is in use; once the row is older than the moment
+    between its insert and its lock, the retry runs the write — one warband, then replays."""
+    from datetime import timedelta
+
+    from annuminas.api import idempotency
+
+    user, token = owner
+    create = services.warband_create
+
+    def dying_create(**kwargs):
+        create(**kwargs)
+        raise _Killed
+
+    monkeypatch.setattr(warband_views.services, "warband_create", dying_create)
+    with pytest.raises(_Killed):
+        _post(token, BODY, "muerta")()
+    monkeypatch.setattr(warband_views.services, "warband_create", create)
+    assert not Warband.objects.filter(owner=user).exists()  # rolled back with the request
+    row = IdempotencyKey.objects.get(user=user, key="muerta")
+    assert row.status is None
+
+    early = _post(token, BODY, "muerta")()
+    assert early[0] == 409 and _code(early) == "idempotency_key_in_use"
+    IdempotencyKey.objects.filter(pk=row.pk).update(
+        expires_at=row.expires_at - idempotency.TAKE_OVER_AFTER - timedelta(seconds=1)
+    )
+    retried = _post(token, BODY, "muerta")()
+    assert retried[0] == 201 and retried[2] is None
+    assert _post(token, BODY, "muerta")() == (201, retried[1], "true")
+    assert Warband.objects.filter(owner=user).count() == 1
