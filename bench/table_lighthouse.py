@@ -33,8 +33,12 @@ def main() -> None:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
     from django.core.management import call_command
 
     from battles.battlelog import prebattle, services
@@ -44,9 +48,7 @@ def main() -> None:
     call_command("bootstrap_demo", verbosity=0)
     user = get_user_model().objects.get(username="demo")
     battle = (
-        Battle.objects.filter(
-            participants__warband__owner=user, status=Battle.Status.SCHEDULED
-        )
+        Battle.objects.filter(participants__warband__owner=user, status=Battle.Status.SCHEDULED)
         .order_by("pk")
         .first()
     )

@@ -302,7 +302,7 @@
     }, delay);
   }
   function cardsChanged() {
-    whenIdle(prefetchCards, 3000);
+    whenIdle(prefetchCards, 10000);
   }
   document.addEventListener("toggle", function (event) {
     var card = event.target;
