@@ -165,9 +165,41 @@ def decorate_sheet(warband: Warband) -> Warband:
             glossary.setdefault(rule["slug"], rule)
     warband.rule_glossary = sorted(glossary.values(), key=lambda rule: rule["name"])
     warband.hired_swords = [f for f in warband.heroes if f.hired_sword_id]
+    warband.sources = sheet_sources(warband)
     offer = undo_offer(warband)
     warband.undo_change = undo_point_text(offer) if offer is not None else ""
     return warband
+
+
+def sheet_sources(warband: Warband) -> list[tuple[str, str]]:
+    """The credit notes ("Annúminas v3.0, p. 62") the warband's pack version gives its type,
+    its warriors' types and their items, as (name, note), each once; none for the default
+    catalogue. Reads the version already loaded with the sheet: no query."""
+    version = warband.warband_type.pack_version
+    document = version.document if version is not None else None
+    if not isinstance(document, dict):
+        return []
+    own_type = (document.get("warband_types") or {}).get(warband.warband_type.local_slug) or {}
+    fighters = {**(document.get("hired_swords") or {}), **(own_type.get("fighter_types") or {})}
+    equipment = document.get("equipment") or {}
+    sources: dict[tuple[str, int], tuple[str, str]] = {}
+
+    def note(key, name: str, row) -> None:
+        credit = row.get("credit") if isinstance(row, dict) else None
+        if isinstance(credit, str) and credit.strip():
+            sources.setdefault(key, (name, credit.strip()))
+
+    note(("type", 0), warband.warband_type.display_name, own_type)
+    items = list(warband.stash)
+    for holder in [*warband.heroes, *warband.group_list]:
+        kind = holder.fighter_type
+        note(("fighter", kind.pk), kind.display_name, fighters.get(kind.local_slug))
+        items += holder.items
+    for item in items:
+        if item.equipment.pack_version_id == version.pk:
+            row = equipment.get(item.equipment.local_slug)
+            note(("item", item.equipment_id), item.equipment.display_name, row)
+    return list(sources.values())
 
 
 def fighter_type_choices(fighter_types, *, hired: Mapping[int, int], rules) -> list[dict]:

@@ -81,6 +81,10 @@ CATALOGUE: dict[str, ErrorCode] = {
     "already_set_up": ErrorCode(409, "The battle is already set up."),
     "already_joined": ErrorCode(409, "You already joined this campaign."),
     "no_draft": ErrorCode(409, "The content pack has no draft to publish."),
+    "entry_in_use": ErrorCode(
+        409,
+        "Other entries of the pack's draft point at the entry to delete (the message names them).",
+    ),
     "warbands_cannot_move": ErrorCode(
         409, "Some warbands of the campaign are not legal in the pack version it would move to."
     ),
@@ -97,6 +101,11 @@ CATALOGUE: dict[str, ErrorCode] = {
     "battle_not_scheduled": ErrorCode(409, "Only a scheduled battle is set up at the table."),
     "battle_not_set_up": ErrorCode(409, "Set the battle up before logging it."),
     "battle_reported": ErrorCode(409, "The battle is reported: it no longer changes this way."),
+    "battle_confirmed": ErrorCode(
+        409,
+        "The battle's report is confirmed (frozen): the entry that finished it can no longer "
+        "be struck out; an organiser corrects the report.",
+    ),
     "battle_status": ErrorCode(
         409, "The battle's status does not allow this now (message says which)."
     ),

@@ -45,6 +45,7 @@ from rules.engine.tracker import (
     BattleState,
     TrackerError,
     challenge_overkill,
+    decisive_of,
     dice_plan,
     fold,
     resolve_challenge,
@@ -189,6 +190,16 @@ def log_state_complete(battle: Battle) -> BattleState | None:
     return fold(entries) if entries else None
 
 
+def decisive_entry(battle: Battle, state: BattleState) -> BattleLogEntry | None:
+    """The entry that finished the battle (``state`` finished), which a player may still strike
+    out while the report waits for the opponent: the engine's ``decisive_of`` over the log."""
+    if not state.finished:
+        return None
+    log = BattleLogEntry.objects.filter(battle=battle).order_by("seq")
+    seq = decisive_of(log.values_list("seq", "kind", "payload"), state.corrected)
+    return None if seq is None else log.select_related("author").filter(seq=seq).first()
+
+
 # --- entries -------------------------------------------------------------------------------------
 def _touched(kind: str, payload: Mapping[str, Any]) -> tuple[set[Any], set[Any]]:
     """(the warriors an entry reads, the warriors it may change); ``"order"`` for entries that
@@ -297,10 +308,7 @@ def battle_log_append(
     if setup is None:
         raise Conflict(_("Set up the battle before logging it."), code="battle_not_set_up")
     if battle.status != Battle.Status.SCHEDULED and kind != "note":
-        raise Conflict(
-            _("This battle has been reported: its log takes only notes now."),
-            code="battle_reported",
-        )
+        _reported_takes(battle, kind)
     state = log_state_complete(battle) if kind == "correction" else log_state(battle, setup)
     if state.last_seq >= MAX_ENTRIES:
         raise Conflict(
@@ -316,6 +324,9 @@ def battle_log_append(
         state.append(seq, kind, payload)
     except (TrackerError, RulesError) as error:  # RulesError: the engine refused a parameter
         raise _invalid(error) from error
+    reopened = was_finished and not state.finished
+    if battle.status != Battle.Status.SCHEDULED and kind != "note" and not reopened:
+        raise _reported()
     entry = BattleLogEntry.objects.create(
         battle=battle,
         seq=seq,
@@ -339,9 +350,36 @@ def battle_log_append(
     BattleSetup.objects.filter(pk=setup.pk).update(
         state=state.to_snapshot(), state_seq=state.last_seq
     )
-    if state.finished and not was_finished:
+    if reopened and battle.status != Battle.Status.SCHEDULED:
+        battle = services.battle_withdraw_report(battle=battle, by=by)
+    if state.finished and (reopened or not was_finished):
         services.battle_report(battle=battle, reporter=by, report=_report(state))
     return entry, True
+
+
+def _reported() -> Conflict:
+    return Conflict(
+        _("This battle has been reported: its log takes only notes now."),
+        code="battle_reported",
+    )
+
+
+def _reported_takes(battle: Battle, kind: str) -> None:
+    """A reported battle's log takes notes, and — while the opponent has not confirmed the
+    report — the correction that strikes out the entry that finished the battle (the engine
+    says which entry that is; the report is withdrawn with it). A confirmed report is frozen."""
+    if kind != "correction":
+        raise _reported()
+    if battle.is_frozen:
+        raise Conflict(
+            _(
+                "This battle's report is confirmed: the entry that finished it can no longer be "
+                "struck out. Ask an organiser to correct the report."
+            ),
+            code="battle_confirmed",
+        )
+    if battle.status not in (Battle.Status.REPORTED, Battle.Status.DISPUTED):
+        raise _reported()
 
 
 def _check_base_seq(battle: Battle, state: BattleState, kind: str, payload, base_seq) -> None:

@@ -118,6 +118,7 @@ def _live_context(battle: Battle, user, state=None, open_fighter=None) -> dict[s
         "client_id": uuid.uuid4(),
         "open_fighter": open_fighter,
         **_form_choices(state),
+        **_report_pending(battle, user, state, names),
     }
 
 
@@ -135,6 +136,20 @@ def _form_choices(state) -> dict[str, Any]:
         ).items(),
         "statuses": [(code, label(code)) for code in STATUSES],
         "situations": SITUATIONS.items(),
+    }
+
+
+def _report_pending(battle: Battle, user, state, names: Names) -> dict[str, Any]:
+    """A battle the log reported, waiting for the opponent: the banner, and for its players the
+    entry that finished it, which they may still strike out (the battle then goes on)."""
+    if battle.status not in (Battle.Status.REPORTED, Battle.Status.DISPUTED):
+        return {"report_pending": False}
+    entry = None
+    if access.is_participant(user, battle):
+        entry = services.decisive_entry(battle, state)
+    return {
+        "report_pending": True,
+        "decisive": entry and {"seq": entry.seq, "text": describe(entry, names).rstrip(".")},
     }
 
 
@@ -280,8 +295,18 @@ def _rout_fails(request: HttpRequest, battle: Battle) -> bool:
 
 
 def _decisive_question(request: HttpRequest, battle: Battle) -> tuple[str, str] | None:
-    """The question and the button before an entry that ends the battle, else None."""
+    """The question and the button before an entry that ends the battle (or, once it is
+    reported, strikes out the entry that ended it), else None."""
     op = request.POST.get("op")
+    if op == "correction" and battle.status != Battle.Status.SCHEDULED:
+        return (
+            _(
+                "Strike out entry #%(seq)s, which finished the battle? Its report is withdrawn "
+                "and the battle goes on."
+            )
+            % {"seq": parse_id(request.POST.get("corrects")) or "?"},
+            _("Strike it out and go on"),
+        )
     if op == "finish":
         return (
             _(
@@ -407,6 +432,9 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
         if fetching:
             return JsonResponse({"redirect": battle.get_absolute_url()})
         return redirect(battle.get_absolute_url())
+    if request.POST.get("op") == "correction" and battle.status != Battle.Status.SCHEDULED:
+        battle.refresh_from_db(fields=["status", "version"])  # the strike-out reopened it
+        messages.success(request, _("The report is withdrawn: the battle goes on."))
     if fetching:
         return render(request, "battles/log/_live.html", _live_context(battle, request.user))
     return redirect(_back(request, battle))

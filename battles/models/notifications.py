@@ -20,6 +20,7 @@ class Event(models.TextChoices):
     PAIRINGS_PUBLISHED = "pairings_published", _("Pairings published")
     REPORT_TO_CONFIRM = "report_to_confirm", _("A report to confirm")
     REPORT_DISPUTED = "report_disputed", _("A report disputed")
+    REPORT_WITHDRAWN = "report_withdrawn", _("A report withdrawn: the battle goes on")
     POSTBATTLE_APPLIED = "postbattle_applied", _("Post-battle sequence applied")
     DECISION_WAITING = "decision_waiting", _("A decision waiting")
     ROUND_CLOSING = "round_closing", _("A round closing within 48 hours")

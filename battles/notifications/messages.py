@@ -18,6 +18,10 @@ MESSAGES = {
     Event.PAIRINGS_PUBLISHED: _("%(campaign)s: the pairings of round %(round)s are published."),
     Event.REPORT_TO_CONFIRM: _("%(campaign)s: %(battle)s was reported; confirm or dispute it."),
     Event.REPORT_DISPUTED: _("%(campaign)s: the report of %(battle)s is disputed."),
+    Event.REPORT_WITHDRAWN: _(
+        "%(campaign)s: the entry that finished %(battle)s was struck out; its report is "
+        "withdrawn and the battle goes on."
+    ),
     Event.POSTBATTLE_APPLIED: _("%(campaign)s: the post-battle sequence of %(battle)s is applied."),
     Event.DECISION_WAITING: _("%(campaign)s: a post-battle decision waits for you (%(battle)s)."),
     Event.ROUND_CLOSING: _("%(campaign)s: round %(round)s closes on %(closes_at)s."),

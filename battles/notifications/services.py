@@ -137,7 +137,10 @@ def _recipients(outbox: NotificationEvent) -> set[int]:
         return _battle_owner_ids([battle]) - {battle.reported_by_id}
     if event == Event.REPORT_DISPUTED and battle is not None:
         return (_organiser_ids(campaign) | {battle.reported_by_id}) - {None}
-    if event in (Event.POSTBATTLE_APPLIED, Event.DECISION_WAITING) and battle is not None:
+    if (
+        event in (Event.POSTBATTLE_APPLIED, Event.DECISION_WAITING, Event.REPORT_WITHDRAWN)
+        and battle is not None
+    ):
         return _battle_owner_ids([battle])
     if event == Event.ROUND_CLOSING and round is not None:
         pending = Battle.objects.filter(round=round).exclude(

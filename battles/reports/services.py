@@ -1,4 +1,5 @@
-"""Battle reports: report, confirm, dispute, settle, correct.
+"""Battle reports: report, confirm, dispute, settle, correct, and withdraw (the log's decisive
+entry struck out: the battle goes on).
 
 Each write locks the battle row (``battles.common.writes.open_battle``: version, archive, who
 may). A report's content is checked by the pure ``check.report_plan`` from facts read here, then
@@ -18,13 +19,14 @@ from django.utils.translation import gettext_lazy
 from annuminas.errors import Conflict
 from battles.common import access
 from battles.common.writes import Gate, open_battle, require_organiser
-from battles.models import Battle, BattleCorrection, BattleEvent
+from battles.models import Battle, BattleCorrection, BattleEvent, BattleParticipant
 from battles.models.notifications import Event
 from battles.notifications.services import notify
 from battles.reports.check import (
     BattleFacts,
     EventReport,
     FighterFacts,
+    ParticipantPlan,
     ParticipantReport,
     Report,
     ReportPlan,
@@ -43,6 +45,7 @@ __all__ = [
     "battle_dispute",
     "battle_report",
     "battle_settle",
+    "battle_withdraw_report",
 ]
 
 REPORT = Gate(
@@ -81,6 +84,12 @@ SETTLE = Gate(
     ),
 )
 CORRECT = Gate(may=access.can_settle, refusal=_NEUTRAL_ORGANISER)
+WITHDRAW = Gate(
+    may=access.is_participant,
+    refusal=gettext_lazy("Only the battle's players may strike out the entry that finished it."),
+    statuses=(Battle.Status.REPORTED, Battle.Status.DISPUTED),
+    clash=gettext_lazy("Only a reported or disputed battle goes on again; this one is %(status)s."),
+)
 
 
 def _report_snapshot(battle: Battle) -> dict:
@@ -132,6 +141,29 @@ def _write_report(battle: Battle, plan: ReportPlan, participants: dict) -> None:
     BattleEvent.objects.bulk_create(
         BattleEvent(battle=battle, **asdict(event)) for event in plan.events
     )
+
+
+def _clear_report(battle: Battle) -> None:
+    """Write an empty report onto ``battle`` (locked; saved by the caller): no result, no
+    rout, no events, no draw; the fighters who took part stay as they were."""
+    participants = {p.warband_id: p for p in battle.participants.all()}
+    plan = ReportPlan(
+        scenario=battle.scenario,
+        is_draw=False,
+        notes=battle.notes,
+        participants=tuple(
+            ParticipantPlan(
+                warband_id=warband_id,
+                result=BattleParticipant.Result.PENDING,
+                routed=False,
+                voluntary_rout=False,
+                fighter_ids=None,
+            )
+            for warband_id in participants
+        ),
+        events=(),
+    )
+    _write_report(battle, plan, participants)
 
 
 def _apply_report(battle: Battle, report: Report, *, check_fighter_status: bool) -> None:
@@ -220,6 +252,27 @@ def battle_dispute(
     battle.disputed_by = by
     battle = _save(battle, _("Disputed"))
     notify(event=Event.REPORT_DISPUTED, battle=battle, actor=by, params={"version": battle.version})
+    return battle
+
+
+@transaction.atomic
+def battle_withdraw_report(*, battle: Battle, by) -> Battle:
+    """The report the battle log wrote is withdrawn: a player struck out the entry that
+    finished the battle (``battles.battlelog.services``, under the same row lock) while the
+    opponent had not confirmed it yet. Reported or disputed → scheduled, the report cleared,
+    the opponent told."""
+    battle = open_battle(battle, user=by, expected_version=None, gate=WITHDRAW)
+    _clear_report(battle)
+    battle.status = Battle.Status.SCHEDULED
+    battle.reported_by = battle.reported_at = None
+    battle.disputed_by, battle.dispute_reason = None, ""
+    battle = _save(battle, _("Report withdrawn: the decisive entry was struck out"))
+    notify(
+        event=Event.REPORT_WITHDRAWN,
+        battle=battle,
+        actor=by,
+        params={"version": battle.version},
+    )
     return battle
 
 

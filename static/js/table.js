@@ -514,7 +514,9 @@
   }
   function queued() {
     return store("readonly", function (s) { return s.getAll(); }).then(function (all) {
-      return all.filter(function (item) { return item.battle === battle; });
+      return all.filter(function (item) {
+        return item.battle === battle && (!item.user || item.user === root.dataset.user);
+      });
     });
   }
   function describeForm(form) {
@@ -532,6 +534,7 @@
     });
     var item = {
       battle: battle,
+      user: root.dataset.user, // a queue is its player's own (static/js/logout.js clears it)
       fields: fields,
       base_seq: String(lastSeq()),
       label: describeForm(form),

@@ -138,3 +138,51 @@ def test_the_pages(built, client):
     created = client.post("/warbands/import-chat/", {"text": text, "confirmed": "1"})
     assert created.status_code == 302
     assert Warband.objects.filter(name="Los de Fornost").count() == 2
+
+
+def test_hired_swords_travel_in_the_chat_text(league_content):
+    """A hired sword is carried by the text and hired again at the pack's fee (his own gear
+    comes with him, free); the round trip is exact."""
+    from warbands.models import HiredSword
+
+    owner = quick_user("sword-owner")
+    kind = WarbandType.objects.get(slug="mercenarios-de-rhovanion")
+    warband = roster.warband_create(owner=owner, warband_type=kind, name="Los del Vado")
+    roster.fighter_hire(
+        warband=warband, fighter_type=kind.fighter_types.get(role="leader"), name="Brand"
+    )
+    ranger = HiredSword.objects.get(fighter_type__slug="montaraz-errante")
+    from warbands.services.hired_swords import hired_sword_hire
+
+    hired_sword_hire(warband=warband, hired_sword=ranger, name="Halbarad")
+    warband.refresh_from_db()
+    text = chat.warband_chat_text(warband=warband)
+    assert "not carried" not in text
+    assert re.search(r"• Halbarad — .* \(hired sword\)", text), text
+    player = quick_user("sword-reader")
+    report, built = chat.warband_chat_import(owner=player, text=_rewrapped(text), confirmed=True)
+    assert report.ok, report.problems
+    assert any(line.startswith("Halbarad (hired sword") for line in report.lines), report.lines
+    assert built.treasury == warband.treasury
+    assert built.fighters.get(hired_sword=ranger).name == "Halbarad"
+    assert chat.warband_chat_text(warband=built) == text
+
+
+def test_a_text_with_a_hired_sword_the_pack_lacks_is_refused(built):
+    text = chat.warband_chat_text(warband=built)
+    blob = _data_line(text)[len(chat.MARKER) + 1 :]
+    data = json.loads(zlib.decompress(base64.b64decode(blob)))
+    data["swords"] = [{"type": "montaraz-errante", "name": "Halbarad"}]
+    forged = base64.b64encode(zlib.compress(json.dumps(data).encode())).decode()
+    player = quick_user("sword-forger")
+    report, warband = chat.warband_chat_import(
+        owner=player, text=f"{chat.MARKER} {forged}", confirmed=True
+    )
+    assert warband is None and not report.ok
+    assert any("Halbarad" in problem for problem in report.problems), report.problems
+    assert not Warband.objects.filter(owner=player).exists()
+    data["swords"] = [{"type": "montaraz-errante", "name": "Halbarad", "gold": 900}]
+    forged = base64.b64encode(zlib.compress(json.dumps(data).encode())).decode()
+    with pytest.raises(Exception) as caught:
+        chat.warband_chat_import(owner=player, text=f"{chat.MARKER} {forged}", confirmed=True)
+    assert caught.type.__name__ == "ValidationError"

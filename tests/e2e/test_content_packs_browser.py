@@ -72,6 +72,70 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     assert axe_violations(page) == []
     page.screenshot(path=f"{SHOTS}/packs-detail-390.png", full_page=True)
 
+    # v2, entry by entry: a new equipment, its cost changed after a dry run, the leader's
+    # profile and credit; the publish preview says what changes from v1.
+    page.get_by_test_id("pack-section-equipment").locator("summary").click()
+    page.get_by_test_id("pack-add-equipment").click()
+    form = page.get_by_test_id("entry-form")
+    form.locator("input[name=slug]").fill("lanza-de-caza")
+    form.locator("input[name=name]").fill("Lanza de caza")
+    form.locator("select[name=kind]").select_option("melee")
+    form.locator("input[name=cost]").fill("9")
+    form.locator("input[name=credit]").fill("Liga del Norte, p. 4")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-entry-new-390.png", full_page=True)
+    page.get_by_test_id("entry-save").click()
+    section = page.get_by_test_id("pack-section-equipment")
+    section.locator("summary").click()
+    section.locator("[data-slug=lanza-de-caza]").get_by_test_id("pack-entry-edit").click()
+    form = page.get_by_test_id("entry-form")
+    form.locator("input[name=cost]").fill("9000")
+    page.get_by_test_id("entry-dry-run").click()
+    expect(page.get_by_test_id("entry-form").locator(".field-error")).to_contain_text(
+        "lanza-de-caza: cost:"
+    )
+    page.get_by_test_id("entry-form").locator("input[name=cost]").fill("11")
+    page.get_by_test_id("entry-dry-run").click()
+    expect(page.get_by_test_id("pack-report")).to_contain_text("lanza-de-caza")
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-entry-dry-run-390.png", full_page=True)
+    page.get_by_test_id("entry-save").click()
+    page.get_by_test_id("pack-section-warband_types").locator("summary").click()
+    page.locator("[data-slug=cazadores-de-trolls]").get_by_test_id("pack-entry-edit").click()
+    expect(page.get_by_test_id("entry-children")).to_contain_text("Jefe cazador")
+    page.screenshot(path=f"{SHOTS}/packs-entry-type-390.png", full_page=True)
+    children = page.get_by_test_id("entry-children")
+    children.locator("[data-slug=cazadores-de-trolls-jefe]").get_by_test_id(
+        "pack-entry-edit"
+    ).click()
+    form = page.get_by_test_id("entry-form")
+    expect(form.locator("input[name=profile]")).to_have_value("10 4 4 3 3 1 4 1 8")
+    form.locator("input[name=profile]").fill("10 4 4 3 3 1 5 1 8")
+    form.locator("input[name=credit]").fill("Liga del Norte, p. 5")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-entry-fighter-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-entry-fighter-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.get_by_test_id("entry-save").click()
+    page.goto(f"/packs/{ContentPack.objects.get(name='Liga del Norte').slug}/")
+    preview = page.get_by_test_id("pack-publish-preview")
+    expect(preview).to_contain_text("lanza-de-caza")
+    expect(preview.get_by_test_id("pack-preview-changed")).to_contain_text("cazadores-de-trolls")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-draft-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    page.get_by_test_id("pack-section-warband_types").locator("summary").click()
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-draft-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.get_by_test_id("pack-publish").click()
+    expect(page.get_by_test_id("pack-version").first).to_contain_text("v2")
+
     page.get_by_test_id("pack-adopt-form").locator("select[name=campaign]").select_option(
         campaign.slug
     )
@@ -82,7 +146,11 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.screenshot(path=f"{SHOTS}/packs-move-390.png", full_page=True)
     page.get_by_test_id("pack-move-confirm").click()
     campaign.refresh_from_db()
-    version = ContentPack.objects.get(name="Liga del Norte").versions.get()
+    version = ContentPack.objects.get(name="Liga del Norte").versions.get(number=2)
+    document = version.document
+    assert document["equipment"]["lanza-de-caza"]["cost"] == 11
+    leader = document["warband_types"]["cazadores-de-trolls"]["fighter_types"]
+    assert leader["cazadores-de-trolls-jefe"]["profile"] == "10 4 4 3 3 1 5 1 8"
     assert campaign.pack_version == version
     services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
     _logout(page)
@@ -91,19 +159,24 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     _on_phone(page, login, player)
     page.goto(f"/campaigns/join/?code={campaign.join_code}")
     page.get_by_test_id("join-pack-create").click()
-    expect(page.get_by_test_id("create-pack")).to_contain_text("Liga del Norte v1")
+    expect(page.get_by_test_id("create-pack")).to_contain_text("Liga del Norte v2")
     hunters = WarbandType.objects.get(pack_version=version)
     page.locator("input[name=name]").fill("Los de Fornost")
     page.locator("select[name=warband_type]").select_option(str(hunters.pk))
     page.locator("form[data-testid=warband-create-form] button[type=submit]").click()
     expect(page.get_by_test_id("warband-name")).to_have_text("Los de Fornost")
     expect(page.get_by_test_id("sheet-pack")).to_have_text(
-        "Liga del Norte v1 · Reglas de la casa, 2026"
+        "Liga del Norte v2 · Reglas de la casa, 2026"
     )
     types = {t.local_slug: t for t in hunters.fighter_types.all()}
     hire(page, types["cazadores-de-trolls-jefe"], "Hallas")
     hire(page, types["cazadores-de-trolls-secuaz"], "Batidores", count=3)
     assert sideways_scroll(page) is None
+    page.get_by_test_id("sheet-sources").locator("summary").click()
+    expect(page.get_by_test_id("sheet-sources")).to_contain_text(
+        "Jefe cazador: Liga del Norte, p. 5"
+    )
+    page.screenshot(path=f"{SHOTS}/packs-sheet-sources-390.png", full_page=True)
 
     page.goto(f"/campaigns/join/?code={campaign.join_code}")
     page.fill("input[name=join_code]", campaign.join_code)
@@ -130,3 +203,6 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     page.goto(f"/packs/{version.pack.slug}/")
     assert sideways_scroll(page) is None
     page.screenshot(path=f"{SHOTS}/packs-detail-1280.png", full_page=True)
+    page.goto(f"/warbands/{warband.pk}/")
+    page.get_by_test_id("sheet-sources").locator("summary").click()
+    page.screenshot(path=f"{SHOTS}/packs-sheet-sources-1280.png", full_page=True)

@@ -443,3 +443,73 @@ def test_content_pack_pages(world, role, which):
     assert response.status_code == (302 if allowed else 403)
     if not allowed:
         assert list(pack.versions.values_list("pk", "document")) == before
+
+
+# The draft's entries one by one: the pages and the API, for every entry-edit route.
+def _entry_routes(pack: ContentPack) -> list[tuple[str, str, dict]]:
+    """(method, address, body) of each entry-edit route, on an entry the draft holds."""
+    from warbands.packs import services as packs  # noqa: PLC0415 - only these tests need it
+
+    draft = packs.pack_draft(pack=pack, by=pack.owner or _an_editor())
+    if "equipment" not in draft.document:
+        draft.document["equipment"] = {"lanza": {"name": "Lanza", "kind": "melee", "cost": 5}}
+        draft.save(update_fields=["document"])
+    type_slug, row = next(iter(draft.document.get("warband_types", {}).items()), (None, None))
+    pages = f"/packs/{pack.slug}/draft"
+    api = f"/api/v1/packs/{pack.slug}/draft"
+    entry = next(iter(draft.document["equipment"]))
+    item = {"name": "Lanza", "kind": "melee", "cost": 6}
+    routes = [
+        ("get", f"{pages}/equipment/", {}),
+        ("post", f"{pages}/equipment/", {"slug": "nueva", **item, "apply": "1"}),
+        ("get", f"{pages}/equipment/{entry}/", {}),
+        ("post", f"{pages}/equipment/{entry}/", {**item, "apply": "1"}),
+        ("post", f"{pages}/equipment/{entry}/delete/", {"confirmed": "1"}),
+        ("put", f"{api}/equipment/{entry}/", item),
+        ("delete", f"{api}/equipment/{entry}/", {}),
+    ]
+    if type_slug:
+        fighter = next(iter(row["fighter_types"]))
+        child = f"warband_types/{type_slug}/fighter_types"
+        routes += [
+            ("get", f"{pages}/{child}/", {}),
+            ("get", f"{pages}/{child}/{fighter}/", {}),
+            ("post", f"{pages}/{child}/{fighter}/delete/", {"confirmed": "1"}),
+        ]
+    return routes
+
+
+def _an_editor():
+    return Group.objects.get(name=GROUP).user_set.first()
+
+
+@pytest.mark.parametrize("which", PACK_EDITS)
+@pytest.mark.parametrize("role", ROLES)
+def test_content_pack_entry_routes(world, role, which):
+    from warbands.packs import services as packs  # noqa: PLC0415 - only these tests need it
+
+    pack = _matrix_pack(world, which)
+    if which != "the default pack":
+        packs.pack_import(
+            pack=pack,
+            by=pack.owner,
+            text=PACK_YAML + "equipment:\n  lanza: {name: Lanza, kind: melee, cost: 5}\n",
+            apply=True,
+        )
+    routes = _entry_routes(pack)
+    before = list(pack.versions.values_list("pk", "document"))
+    allowed = role in PACK_EDITS[which]
+    user = world.users[role]
+    api = APIClient()
+    api.force_authenticate(user)
+    for method, url, body in routes:
+        if url.startswith("/api/"):
+            response = getattr(api, method)(url, body, format="json")
+        else:
+            response = getattr(client_for(user), method)(url, body)
+        if allowed:
+            assert response.status_code in (200, 302, 400, 404, 409), (method, url)
+        else:
+            assert response.status_code == 403, (method, url, response.status_code)
+    if not allowed:
+        assert list(pack.versions.values_list("pk", "document")) == before

@@ -7,8 +7,10 @@ changed or removed; a refused file is a 400 listing each refusal under ``yaml``)
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -17,6 +19,7 @@ from rest_framework.views import APIView
 
 from ..models import ContentPack, PackVersion
 from . import selectors, services
+from .document import ENTRY_LABELS, NESTED
 
 
 class VersionSummarySerializer(serializers.ModelSerializer):
@@ -146,6 +149,96 @@ class PackDraftImportView(APIView):
             # The one error shape: each refusal, naming its entry and field, under ``yaml``.
             raise serializers.ValidationError({"yaml": report.refused})
         return Response(report.as_dict())
+
+
+class PackDraftEntryView(APIView):
+    """One entry of the pack's draft, as the document holds it (``docs/content-packs.md``):
+    PUT writes it (created or replaced; a warband type or skill list sent without its nested
+    entries keeps them), DELETE takes it out. Checked as the whole draft is; a refusal is a 400
+    naming the entry and field under the key of each field; deleting an entry others point at
+    is a 409 ``entry_in_use`` naming them."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _address(self, request, slug, kind, parent, section):
+        pack = _readable(request, slug)
+        if kind not in ENTRY_LABELS or (kind in NESTED) != bool(parent):
+            raise Http404
+        if parent and NESTED[kind][0] != section:
+            raise Http404
+        return pack
+
+    @extend_schema(
+        summary="Write one entry of the pack's draft (checked as the whole draft is)",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={200: REPORT},
+    )
+    def put(self, request, slug: str, kind: str, entry: str, parent: str = "", section=""):
+        pack = self._address(request, slug, kind, parent, section)
+        if not isinstance(request.data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["An entry is a mapping."]})
+        report = services.pack_entry_save(
+            pack=pack,
+            by=request.user,
+            kind=kind,
+            slug=entry,
+            entry=dict(request.data),
+            parent=parent,
+        )
+        _refuse(report, entry)
+        return Response(report.as_dict())
+
+    @extend_schema(
+        summary="Take one entry out of the pack's draft", request=None, responses={200: REPORT}
+    )
+    def delete(self, request, slug: str, kind: str, entry: str, parent: str = "", section=""):
+        pack = self._address(request, slug, kind, parent, section)
+        if not services.may_edit(pack, request.user):
+            raise PermissionDenied
+        draft = pack.versions.filter(state=PackVersion.State.DRAFT).first()
+        rows = selectors.entries_of(services.draft_document(pack, draft), kind, parent)
+        if rows is None or entry not in rows:
+            raise Http404
+        report = services.pack_entry_delete(
+            pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
+        )
+        _refuse(report, entry)
+        return Response(report.as_dict())
+
+
+class PackDraftChildView(PackDraftEntryView):
+    """One nested entry of the draft: a fighter type under its warband type, a skill under its
+    skill list (``section``/``parent``); as :class:`PackDraftEntryView` otherwise."""
+
+    @extend_schema(
+        operation_id="packs_draft_child_update",
+        summary="Write one nested entry of the pack's draft (a fighter type, a skill)",
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={200: REPORT},
+    )
+    def put(self, request, slug: str, section: str, parent: str, kind: str, entry: str):
+        return super().put(request, slug, kind, entry, parent=parent, section=section)
+
+    @extend_schema(
+        operation_id="packs_draft_child_destroy",
+        summary="Take one nested entry out of the pack's draft",
+        request=None,
+        responses={200: REPORT},
+    )
+    def delete(self, request, slug: str, section: str, parent: str, kind: str, entry: str):
+        return super().delete(request, slug, kind, entry, parent=parent, section=section)
+
+
+def _refuse(report, entry: str) -> None:
+    """The one error shape: each refusal under the field it names (of this entry), the others
+    under ``non_field_errors``."""
+    if report.ok:
+        return
+    fields: dict[str, list[str]] = {}
+    for problem in report.problems:
+        key = problem.field if problem.slug == entry and problem.field else "non_field_errors"
+        fields.setdefault(key, []).append(str(problem))
+    raise serializers.ValidationError(fields)
 
 
 class PackPublishView(APIView):

@@ -5,10 +5,10 @@ survives being re-wrapped or re-spaced: every blank in it is dropped before it i
 Reading it back builds the roster from the pack through the roster services (a starting
 treasury, each warrior hired and each item bought at the pack's prices, all in the ledger), so
 a text cannot bring money: the treasury it states must be what the pack's prices leave, or the
-import is refused. A roster carries its warriors, groups and items, not its campaign history
-(experience, injuries, advances), which the JSON export file keeps. The preview builds it in a
-transaction that is rolled back: the report's costs are the services' own, and nothing is
-created until the player confirms.
+import is refused. A roster carries its warriors, groups, hired swords and items, not its
+campaign history (experience, injuries, advances), which the JSON export file keeps. The
+preview builds it in a transaction that is rolled back: the report's costs are the services'
+own, and nothing is created until the player confirms.
 """
 
 from __future__ import annotations
@@ -29,9 +29,18 @@ from annuminas.errors import Conflict
 from annuminas.validation import json_check
 
 from .. import services as roster
-from ..models import ContentPack, Equipment, FighterType, PackVersion, Warband, WarbandType
+from ..models import (
+    ContentPack,
+    Equipment,
+    FighterType,
+    HiredSword,
+    PackVersion,
+    Warband,
+    WarbandType,
+)
 from ..models.catalogue import local_slug
 from ..selectors import warband_sheet
+from ..services.hired_swords import hired_sword_hire
 from .services import may_read
 
 MARKER = "#ANNUMINAS1"
@@ -88,11 +97,12 @@ def warband_chat_text(*, warband: Warband) -> str:
             }
         )
         lines.append(_line(group.name, len(members), group.fighter_type, items))
-    if swords:
-        lines.append(
-            _("Hired swords (not carried by this text): %(names)s")
-            % {"names": ", ".join(fighter.name for fighter in swords)}
-        )
+    hired = []
+    for fighter in swords:
+        hired.append({"type": _slug(fighter.fighter_type), "name": fighter.name})
+        items = [item.equipment for item in fighter.equipment.all()]
+        line = _line(fighter.name, 1, fighter.fighter_type, items)
+        lines.append(_("%(line)s (hired sword)") % {"line": line})
     stash = [item.equipment for item in sheet.stash]
     if stash:
         lines.append(_("Stash: %(items)s") % {"items": ", ".join(i.display_name for i in stash)})
@@ -106,6 +116,8 @@ def warband_chat_text(*, warband: Warband) -> str:
         "warriors": warriors,
         "stash": [_slug(i) for i in stash],
     }
+    if hired:
+        data["swords"] = hired
     packed = zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 9)
     lines.append(f"{MARKER} {base64.b64encode(packed).decode()}")
     return "\n".join(lines) + "\n"
@@ -149,7 +161,7 @@ def _shape(data: Any) -> dict[str, Any]:
         raise ValidationError(_("The data line is not a warband: %(what)s.") % {"what": what})
 
     if not isinstance(data, dict) or set(data) - {
-        "pack", "version", "type", "type_name", "name", "treasury", "warriors", "stash"
+        "pack", "version", "type", "type_name", "name", "treasury", "warriors", "stash", "swords"
     }:  # fmt: skip
         fail(_("unknown keys"))
     for key in ("pack", "type", "name"):
@@ -175,6 +187,16 @@ def _shape(data: Any) -> dict[str, Any]:
             fail("warriors")
     if not _slugs(data.get("stash", [])):
         fail("stash")
+    swords = data.get("swords", [])
+    if not isinstance(swords, list) or len(swords) > MAX_WARRIORS:
+        fail("swords")
+    for row in swords:
+        if (
+            not isinstance(row, dict)
+            or set(row) != {"type", "name"}
+            or not all(isinstance(row[key], str) for key in row)
+        ):
+            fail("swords")
     return data
 
 
@@ -294,7 +316,21 @@ def _build(data: dict[str, Any], owner, version, report: ChatReport) -> Warband:
                 "cost": before - warband.treasury,
             }
         )
-    for slug in data.get("stash", []):
+    for row in data.get("swords", []):
+        _hire_sword(warband, version, row, report)
+    _buy_stash(warband, version, data.get("stash", []), report)
+    warband.refresh_from_db()
+    report.treasury = warband.treasury
+    if warband.treasury != data["treasury"]:
+        report.problems.append(
+            _("The text states %(stated)d co in the treasury; the pack's prices leave %(left)d co.")
+            % {"stated": data["treasury"], "left": warband.treasury}
+        )
+    return warband
+
+
+def _buy_stash(warband: Warband, version, slugs: list[str], report: ChatReport) -> None:
+    for slug in slugs:
         item = _item(version, slug)
         if item is None:
             report.problems.append(
@@ -305,14 +341,40 @@ def _build(data: dict[str, Any], owner, version, report: ChatReport) -> Warband:
             roster.equipment_buy(warband=warband, equipment=item)
         except ValidationError as exc:
             report.problems.append(f"{item.display_name}: {' '.join(exc.messages)}")
-    warband.refresh_from_db()
-    report.treasury = warband.treasury
-    if warband.treasury != data["treasury"]:
+
+
+def _hire_sword(warband: Warband, version, row: dict[str, str], report: ChatReport) -> None:
+    """Hire the hired sword of a text's row (matched by its type's slug, else by name) at the
+    pack's fee; what fails is a line of the report."""
+    swords = HiredSword.objects.filter(fighter_type__pack_version=version).select_related(
+        "fighter_type"
+    )
+    wanted = (version and f"v{version.pk}-{row['type']}") or row["type"]
+    sword, how = swords.filter(fighter_type__slug=wanted).first(), _("by slug")
+    if sword is None:
+        sword, how = swords.filter(fighter_type__name__iexact=row["name"]).first(), _("by name")
+    if sword is None:
         report.problems.append(
-            _("The text states %(stated)d co in the treasury; the pack's prices leave %(left)d co.")
-            % {"stated": data["treasury"], "left": warband.treasury}
+            _("%(name)s: the hired sword %(type)s is not in the pack.")
+            % {"name": row["name"], "type": row["type"]}
         )
-    return warband
+        return
+    before = warband.treasury
+    try:
+        hired_sword_hire(warband=warband, hired_sword=sword, name=row["name"])
+    except ValidationError as exc:
+        report.problems.append(f"{row['name']}: {' '.join(exc.messages)}")
+        return
+    warband.refresh_from_db(fields=["treasury", "version"])
+    report.lines.append(
+        _("%(name)s (hired sword %(type)s, matched %(how)s): %(cost)d co")
+        % {
+            "name": row["name"],
+            "type": sword.fighter_type.display_name,
+            "how": how,
+            "cost": before - warband.treasury,
+        }
+    )
 
 
 def _item(version, slug: str):

@@ -136,6 +136,51 @@ BOUNDS = {
     "upkeep": (0, 1000),
     "rating": (0, 100),
 }
+# What each key of an entry holds, as the check reads it (and as the pages' one entry form
+# shows it, ``warbands/packs/entries.py``): "text", "long" (text), "int" (whole number, within
+# BOUNDS), "bool", "choice" (of a tuple), "profile", "ref" / "refs" (one / a list of slugs of
+# a section), "rules" (the engine's rule keys), "mapping" (data as written, e.g. an item's
+# rules), "nested" (entries of their own: edited one by one, under their parent).
+TYPES: dict[str, tuple] = {
+    "name": ("text",),
+    "description": ("long",),
+    "credit": ("text",),
+    "kind": ("choice", KINDS),
+    "role": ("choice", ROLES),
+    **dict.fromkeys(BOUNDS, ("int",)),
+    "cost_dice": ("text",),
+    "strength": ("text",),
+    "two_handed": ("bool", False),
+    "playable": ("bool", True),
+    "large": ("bool", False),
+    "experience": ("bool", True),
+    "profile": ("profile",),
+    "race": ("ref", "races"),
+    "skills": ("refs", "skill_lists"),
+    "equipment": ("ref", "equipment_lists"),
+    "items": ("refs", "equipment"),
+    "may_hire": ("refs", "warband_types"),
+    "may_not_hire": ("refs", "warband_types"),
+    "rules": ("rules",),
+    "effects": ("mapping",),
+}
+# Where a kind of entry reads a key otherwise.
+TYPES_OF = {
+    "races": {"max": ("profile",)},
+    "equipment": {"rules": ("mapping",)},
+    "skill_lists": {"skills": ("nested", "skills")},
+    "warband_types": {"fighter_types": ("nested", "fighter_types")},
+    "hired_swords": {"equipment": ("refs", "equipment")},
+}
+# Entries held inside another's: kind → (the parent's section, the parent's key).
+NESTED = {"skills": ("skill_lists", "skills"), "fighter_types": ("warband_types", "fighter_types")}
+
+
+def key_type(kind: str, key: str) -> tuple:
+    """What ``key`` of a ``kind`` entry holds (``TYPES``); ("mapping",) when nothing says."""
+    return TYPES_OF.get(kind, {}).get(key) or TYPES.get(key) or ("mapping",)
+
+
 PROFILE_LIMIT = 10  # no characteristic above 10
 MOVE_LIMIT = 30  # centimetres
 

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, Prefetch, Q
 
 from ..models import (
     ContentPack,
     Equipment,
     EquipmentList,
+    FighterType,
     HiredSword,
     PackVersion,
     Race,
+    Skill,
     SkillList,
     SpecialRule,
     WarbandType,
 )
-from .document import ENTRY_SECTIONS
+from .document import ENTRY_LABELS, ENTRY_SECTIONS, NESTED, key_type
 
 
 def packs_listed(*, user=None):
@@ -84,3 +88,77 @@ def contents(document: dict) -> dict[str, int]:
 
 def latest_published(pack: ContentPack) -> PackVersion | None:
     return pack.versions.filter(state=PackVersion.State.PUBLISHED).order_by("-number").first()
+
+
+# An equipment's kind and a fighter type's role by their names (the models' own).
+NAMES = {**dict(Equipment.Kind.choices), **dict(FighterType.Role.choices)}
+KIND_MODELS = {**SECTION_MODELS, "skills": Skill, "fighter_types": FighterType}
+
+
+def entries_of(document: dict, kind: str, parent: str = "") -> dict | None:
+    """The ``kind`` entries of ``document`` (under ``parent`` for a nested kind); None: no
+    such parent."""
+    if kind not in NESTED:
+        rows = document.get(kind)
+        return rows if isinstance(rows, dict) else {}
+    section, key = NESTED[kind]
+    holder = (document.get(section) or {}).get(parent)
+    if not isinstance(holder, dict):
+        return None
+    rows = holder.get(key)
+    return rows if isinstance(rows, dict) else {}
+
+
+def section_rows(kind: str, rows) -> dict:
+    """One section of the draft as the pack page lists it: its name, and each entry's slug,
+    name, credit and a short summary."""
+    entries = []
+    for slug, row in (rows or {}).items() if isinstance(rows, dict) else []:
+        row = row if isinstance(row, dict) else {}
+        facts = [
+            str(NAMES.get(row[k], row[k]))
+            for k in ("kind", "role", "cost", "profile")
+            if row.get(k) is not None
+        ]
+        entries.append(
+            {
+                "slug": slug,
+                "name": row.get("name") or slug,
+                "credit": row.get("credit", ""),
+                "facts": " · ".join(facts),
+            }
+        )
+    return {"kind": kind, "label": KIND_MODELS[kind]._meta.verbose_name_plural, "rows": entries}
+
+
+def draft_sections(document: dict) -> list[dict]:
+    """Every entry section of the draft, in the document's order, for the pack page."""
+    return [section_rows(section, document.get(section)) for section in ENTRY_SECTIONS]
+
+
+def references(document: dict, section: str, slug: str) -> list[str]:
+    """The entries of ``document`` that point at ``section``'s ``slug`` ("equipment list
+    basico", "fighter type jefe"…), by the reference keys of ``TYPES``."""
+    found = []
+
+    def look(kind: str, entry_slug: str, row: Any) -> None:
+        if not isinstance(row, dict):
+            return
+        for key, value in row.items():
+            shape = key_type(kind, key)
+            if shape[0] not in ("ref", "refs") or shape[1] != section:
+                continue
+            values = value if isinstance(value, list) else [value]
+            slugs = [next(iter(v)) if isinstance(v, dict) and v else v for v in values]
+            if slug in slugs:
+                found.append(f"{ENTRY_LABELS[kind]} {entry_slug}")
+                return
+
+    for kind in ENTRY_SECTIONS:
+        for entry_slug, row in (document.get(kind) or {}).items():
+            look(kind, entry_slug, row)
+            for child, (parent, key) in NESTED.items():
+                if parent == kind and isinstance(row, dict) and isinstance(row.get(key), dict):
+                    for child_slug, child_row in row[key].items():
+                        look(child, child_slug, child_row)
+    return found

@@ -31,9 +31,10 @@ from ..models import (
     WarbandType,
 )
 from ..models.catalogue import local_slug, version_prefix
-from .document import document_check
+from .document import ENTRY_LABELS, NESTED, Problem, document_check
 from .files import DryRun, compare, dry_run
 from .known import known_default
+from .selectors import references
 
 PACK_SLUG_MAX = 50
 RESERVED_SLUGS = {"new"}  # the pages' own addresses under /packs/
@@ -149,6 +150,17 @@ def pack_draft(*, pack: ContentPack, by) -> PackVersion:
         )
 
 
+def draft_document(pack: ContentPack, draft: PackVersion | None) -> dict[str, Any]:
+    """What the next edit starts from (reads only): the draft's document, or the one
+    ``pack_draft`` would copy (the last version's; the default pack's files)."""
+    if draft is not None:
+        return draft.document
+    last = pack.versions.order_by("-number").first()
+    if last is not None:
+        return last.document
+    return default_document() if pack.owner_id is None else {}
+
+
 def pack_import(*, pack: ContentPack, by, text: str | bytes, apply: bool) -> DryRun:
     """Read a YAML file into the pack's draft. ``apply=False``: the dry run only. Nothing is
     written unless every entry passes (``report.ok``)."""
@@ -165,23 +177,122 @@ def pack_import(*, pack: ContentPack, by, text: str | bytes, apply: bool) -> Dry
     return report
 
 
-def pack_entries_save(
-    *, pack: ContentPack, by, entries: dict[str, dict[str, Any]], apply: bool = True
-) -> DryRun:
-    """Entries of the draft written (a form's door: ``{section: {slug: entry}}``), checked as
-    the whole document is; nothing is written unless it all passes."""
+def pack_draft_change(*, pack: ContentPack, by, change, apply: bool = True) -> DryRun:
+    """The one write of a draft's entries, for every door (a form, the API): ``change(document)``
+    edits a copy of the draft's document, which is checked as the whole document is
+    (``document_check``); nothing is written unless it all passes. ``change`` may refuse by
+    returning problems (``Problem``), reported as the check's are."""
     _require_edit(pack, by)
     with transaction.atomic():
         draft = pack_draft(pack=pack, by=by)
         draft = PackVersion.objects.select_for_update().get(pk=draft.pk)
         document = copy.deepcopy(draft.document)
-        for section, rows in entries.items():
-            document.setdefault(section, {}).update(rows)
+        refused = change(document) or []
         report = compare(document, current=draft.document, known=known_default())
+        report.problems[:0] = refused
         if apply and report.ok:
             draft.document = document
             draft.save(update_fields=["document"])
     return report
+
+
+def pack_entries_save(
+    *, pack: ContentPack, by, entries: dict[str, dict[str, Any]], apply: bool = True
+) -> DryRun:
+    """Entries of the draft written (``{section: {slug: entry}}``), checked as the whole
+    document is; nothing is written unless it all passes."""
+
+    def change(document):
+        for section, rows in entries.items():
+            document.setdefault(section, {}).update(rows)
+
+    return pack_draft_change(pack=pack, by=by, change=change, apply=apply)
+
+
+# A section whose entries hold nested ones: section → the key that holds them.
+CHILDREN = dict(NESTED.values())
+
+
+def _rows_of(document: dict, kind: str, parent: str) -> dict | None:
+    """The mapping that holds ``kind`` entries: a section, or a parent's nested entries (None:
+    no such parent)."""
+    if kind not in NESTED:
+        rows = document.get(kind)
+        if not isinstance(rows, dict):
+            rows = document[kind] = {}
+        return rows
+    section, key = NESTED[kind]
+    holder = (document.get(section) or {}).get(parent)
+    if not isinstance(holder, dict):
+        return None
+    if not isinstance(holder.get(key), dict):
+        holder[key] = {}
+    return holder[key]
+
+
+def _entry_problem(kind: str, slug: str, field_name: str, message: str) -> Problem:
+    section = NESTED[kind][0] if kind in NESTED else kind
+    return Problem(section, slug, f"{ENTRY_LABELS[kind]} {slug}", field_name, message)
+
+
+def pack_entry_save(
+    *,
+    pack: ContentPack,
+    by,
+    kind: str,
+    slug: str,
+    entry: dict[str, Any],
+    parent: str = "",
+    new: bool = False,
+    apply: bool = True,
+) -> DryRun:
+    """One entry of the draft written: ``kind`` is a section, or "skills" / "fighter_types"
+    under their ``parent`` (a skill list's, a warband type's slug). ``new``: refused if the
+    slug is taken. An entry given without its nested entries keeps the ones it had."""
+    if kind not in ENTRY_LABELS:
+        raise ValidationError(_("Not a section of a pack."))
+
+    def change(document):
+        rows = _rows_of(document, kind, parent)
+        if rows is None:
+            return [_entry_problem(NESTED[kind][0], parent, "", _("no such entry"))]
+        if new and slug in rows:
+            return [_entry_problem(kind, slug, "slug", _("already in the draft"))]
+        row, old = entry, rows.get(slug)
+        key = CHILDREN.get(kind)
+        kept = isinstance(old, dict) and key in old
+        if key and kept and isinstance(row, dict) and key not in row:
+            row = {**row, key: old[key]}
+        rows[slug] = row
+        return []
+
+    return pack_draft_change(pack=pack, by=by, change=change, apply=apply)
+
+
+def pack_entry_delete(
+    *, pack: ContentPack, by, kind: str, slug: str, parent: str = "", apply: bool = True
+) -> DryRun:
+    """One entry taken out of the draft; refused while other entries point at it (``Conflict``
+    naming them), or when the draft would then fail the check (a warband type's last leader)."""
+    if kind not in ENTRY_LABELS:
+        raise ValidationError(_("Not a section of a pack."))
+
+    def change(document):
+        rows = _rows_of(document, kind, parent)
+        if rows is None or slug not in rows:
+            return [_entry_problem(kind, slug, "", _("no such entry"))]
+        if kind not in NESTED and (users := references(document, kind, slug)):
+            raise Conflict(
+                _("%(entry)s is used by %(entries)s.")
+                % {"entry": f"{ENTRY_LABELS[kind]} {slug}", "entries": ", ".join(users)},
+                code="entry_in_use",
+            )
+        del rows[slug]
+        if not rows and kind not in NESTED:
+            document.pop(kind)
+        return []
+
+    return pack_draft_change(pack=pack, by=by, change=change, apply=apply)
 
 
 class _VersionLoader(_PackLoader):

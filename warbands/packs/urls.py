@@ -9,6 +9,30 @@ urlpatterns = [
     path("packs/<slug:slug>/import/", views.pack_import, name="pack-import"),
     path("packs/<slug:slug>/warband-type/", views.pack_warband_type, name="pack-warband-type"),
     path("packs/<slug:slug>/publish/", views.pack_publish, name="pack-publish"),
+    # The draft's entries, one by one (a section's new entry without ``entry``); fighter types
+    # and skills under their warband type and skill list.
+    path("packs/<slug:slug>/draft/<slug:kind>/", views.pack_entry, name="pack-entry-new"),
+    path("packs/<slug:slug>/draft/<slug:kind>/<slug:entry>/", views.pack_entry, name="pack-entry"),
+    path(
+        "packs/<slug:slug>/draft/<slug:kind>/<slug:entry>/delete/",
+        views.pack_entry_delete,
+        name="pack-entry-delete",
+    ),
+    path(
+        "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/",
+        views.pack_entry,
+        name="pack-child-new",
+    ),
+    path(
+        "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/<slug:entry>/",
+        views.pack_entry,
+        name="pack-child",
+    ),
+    path(
+        "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/<slug:entry>/delete/",
+        views.pack_entry_delete,
+        name="pack-child-delete",
+    ),
     path("packs/<slug:slug>/settings/", views.pack_settings, name="pack-settings"),
     path("packs/<slug:slug>/v<int:number>.yaml", views.pack_version_yaml, name="pack-version-yaml"),
     path("packs-adopt/", views.campaign_pack, name="campaign-pack"),
@@ -25,6 +49,16 @@ api_urlpatterns = [
         name="api-pack-version",
     ),
     path("packs/<slug:slug>/draft/", api.PackDraftImportView.as_view(), name="api-pack-draft"),
+    path(
+        "packs/<slug:slug>/draft/<slug:kind>/<slug:entry>/",
+        api.PackDraftEntryView.as_view(),
+        name="api-pack-entry",
+    ),
+    path(
+        "packs/<slug:slug>/draft/<slug:section>/<slug:parent>/<slug:kind>/<slug:entry>/",
+        api.PackDraftChildView.as_view(),
+        name="api-pack-child",
+    ),
     path("packs/<slug:slug>/publish/", api.PackPublishView.as_view(), name="api-pack-publish"),
     path(
         "campaigns/<slug:campaign_slug>/pack/",

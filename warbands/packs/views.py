@@ -15,12 +15,16 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from annuminas.confirmation import confirmation
 from annuminas.errors import Conflict
 
 from ..models import ContentPack, Equipment, PackVersion, Race, Warband
 from . import chat, selectors, services
-from .files import yaml_write
+from .document import ENTRY_LABELS, NESTED
+from .entries import EntryForm
+from .files import compare, yaml_write
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
+from .known import known_default
 
 
 def _readable_pack(request, slug: str) -> ContentPack:
@@ -97,6 +101,20 @@ def _race_choices(document: dict) -> list[tuple[str, str]]:
     return own + [(race.slug, race.display_name) for race in Race.objects.filter(pack_version=None)]
 
 
+def _with_urls(pack: ContentPack, rows: dict, section: str = "", parent: str = "") -> dict:
+    """A listed section's entries with their edit and delete addresses (and its "Add" one)."""
+    kind = rows["kind"]
+    where = {"slug": pack.slug, "kind": kind}
+    if parent:
+        where.update(section=section, parent=parent)
+    prefix = "pack-child" if parent else "pack-entry"
+    rows["add_url"] = reverse(f"{prefix}-new" if parent else "pack-entry-new", kwargs=where)
+    for row in rows["rows"]:
+        row["edit_url"] = reverse(prefix, kwargs={**where, "entry": row["slug"]})
+        row["delete_url"] = reverse(f"{prefix}-delete", kwargs={**where, "entry": row["slug"]})
+    return rows
+
+
 def _detail_context(request, pack: ContentPack, **extra):
     versions = list(pack.versions.order_by("-number").prefetch_related("campaigns"))
     published = [v for v in versions if v.is_published]
@@ -124,6 +142,17 @@ def _detail_context(request, pack: ContentPack, **extra):
         ]
         if editable
         else [],
+        "draft_sections": [
+            _with_urls(pack, rows)
+            for rows in selectors.draft_sections(services.draft_document(pack, draft))
+        ]
+        if editable
+        else [],
+        "publish_preview": compare(
+            draft.document, current=published[0].document, known=known_default()
+        )
+        if editable and draft and published
+        else None,
         "import_form": PackImportForm(),
         "type_form": WarbandTypeForm(races=_race_choices(document), items=_items_choices(document))
         if editable
@@ -241,6 +270,146 @@ def warband_type_entries(data: dict) -> dict[str, dict]:
         },
         "warband_types": {type_slug: warband_type},
     }
+
+
+def _editable_pack(request, slug: str) -> ContentPack:
+    pack = _readable_pack(request, slug)
+    if not services.may_edit(pack, request.user):
+        raise PermissionDenied
+    return pack
+
+
+def _draft(pack: ContentPack) -> PackVersion | None:
+    return pack.versions.filter(state=PackVersion.State.DRAFT).first()
+
+
+def _entry_address(kind: str, parent: str) -> None:
+    """404 unless ``kind`` is a section (or a nested kind with a parent)."""
+    if kind not in ENTRY_LABELS or (kind in NESTED) != bool(parent):
+        raise Http404
+
+
+@login_required
+def pack_entry(request, slug: str, kind: str, entry: str = "", parent: str = "", section: str = ""):
+    """One entry of the draft: its form (a new one without ``entry``), checked as the whole
+    draft is; "Check" answers the dry run, "Save" writes only when nothing is refused."""
+    pack = _editable_pack(request, slug)
+    _entry_address(kind, parent)
+    if parent and NESTED[kind][0] != section:
+        raise Http404
+    document = services.draft_document(pack, _draft(pack))
+    holder = selectors.entries_of(document, kind, parent)
+    if holder is None or (entry and entry not in holder):
+        raise Http404
+    row = holder.get(entry) if entry else None
+    form = EntryForm(request.POST or None, kind=kind, document=document, row=row, new=not entry)
+    # A new warband type needs its leader (the check wants exactly one): the same form, for
+    # a fighter type, beside it.
+    leader = None
+    if kind == "warband_types" and not entry:
+        leader = EntryForm(
+            request.POST or None,
+            kind="fighter_types",
+            document=document,
+            row={"role": "leader"},
+            new=True,
+            prefix="leader",
+        )
+    report = None
+    if request.method == "POST" and form.is_valid() and (leader is None or leader.is_valid()):
+        entry_slug = form.slug(entry)
+        typed = form.entry()
+        if leader is not None:
+            typed_slug = (leader.cleaned_data.get("slug") or "").strip()
+            leader_slug = typed_slug or f"{entry_slug}-jefe"[:60]
+            typed["fighter_types"] = {leader_slug: leader.entry()}
+        apply = request.POST.get("apply") == "1"
+        report = services.pack_entry_save(
+            pack=pack,
+            by=request.user,
+            kind=kind,
+            slug=entry_slug,
+            entry=typed,
+            parent=parent,
+            new=not entry,
+            apply=apply,
+        )
+        if report.ok and apply:
+            messages.success(
+                request,
+                _("%(entry)s saved in the draft: publish it when it is ready.")
+                % {"entry": f"{ENTRY_LABELS[kind]} {entry_slug}"},
+            )
+            if parent:
+                return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
+            return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
+        theirs = [p for p in report.problems if leader is not None and p.slug == leader_slug]
+        if leader is not None:
+            leader.show(theirs, leader_slug)
+        form.show([p for p in report.problems if p not in theirs], entry_slug)
+    children = None
+    if entry and kind in services.CHILDREN:
+        child_kind = next(k for k, (s, _key) in NESTED.items() if s == kind)
+        listed = selectors.section_rows(child_kind, (row or {}).get(services.CHILDREN[kind]))
+        children = _with_urls(pack, listed, section=kind, parent=entry)
+    return render(
+        request,
+        "warbands/packs/entry.html",
+        {
+            "pack": pack,
+            "kind": kind,
+            "label": ENTRY_LABELS[kind],
+            "entry": entry,
+            "parent": parent,
+            "section": section,
+            "form": form,
+            "leader": leader,
+            "report": report,
+            "children": children,
+        },
+    )
+
+
+@login_required
+@require_POST
+def pack_entry_delete(request, slug: str, kind: str, entry: str, parent="", section=""):
+    pack = _editable_pack(request, slug)
+    _entry_address(kind, parent)
+    if parent and NESTED[kind][0] != section:
+        raise Http404
+    holder = selectors.entries_of(services.draft_document(pack, _draft(pack)), kind, parent)
+    if holder is None or entry not in holder:
+        raise Http404
+    named = f"{ENTRY_LABELS[kind]} {entry}"
+    asked = confirmation(
+        request,
+        question=_("Delete %(name)s from the draft?") % {"name": named},
+        label=_("Yes, delete it"),
+        back_url=reverse("pack-detail", args=[pack.slug]),
+        back_label=pack.name,
+    )
+    if asked is not None:
+        return asked
+    try:
+        report = services.pack_entry_delete(
+            pack=pack, by=request.user, kind=kind, slug=entry, parent=parent
+        )
+    except Conflict as exc:
+        messages.error(request, _("Not deleted: %(why)s") % {"why": exc.detail})
+    else:
+        _deleted(request, report, kind, entry)
+    if parent:
+        return redirect("pack-entry", slug=pack.slug, kind=section, entry=parent)
+    return redirect(f"{reverse('pack-detail', args=[pack.slug])}#section-{kind}")
+
+
+def _deleted(request, report, kind: str, entry: str) -> None:
+    if report.ok:
+        named = f"{ENTRY_LABELS[kind]} {entry}"
+        messages.success(request, _("%(entry)s deleted from the draft.") % {"entry": named})
+    else:
+        for line in report.refused:
+            messages.error(request, _("Not deleted: %(why)s") % {"why": line})
 
 
 @login_required

@@ -13,7 +13,8 @@ the rolls of every entry.
 * :mod:`~rules.engine.tracker.specs` — a warrior as the combat engine sees him.
 * :mod:`~rules.engine.tracker.state` — ``fold(entries)``, ``start(setup)``,
   ``resume(setup, snapshot)``, ``BattleState`` (``append``, ``validate``, ``checks_due``,
-  ``finish_due``, ``to_dict``, ``report``, ``to_snapshot``).
+  ``finish_due``, ``decisive_seq``, ``to_dict``, ``report``, ``to_snapshot``), ``decisive_of``
+  (the entry that finished a battle, which a correction may still strike out).
 * :mod:`~rules.engine.tracker.rolls` — ``roll_entry(state, kind, payload, dice=...)``.
 * :mod:`~rules.engine.tracker.plans` — ``dice_plan``: which dice an entry needs, in order.
 
@@ -49,7 +50,7 @@ from rules.engine.tracker.setup import (
     rout_threshold,
     setup_from_dict,
 )
-from rules.engine.tracker.state import BattleState, fold, resume, start
+from rules.engine.tracker.state import BattleState, decisive_of, fold, resume, start
 
 __all__ = [
     "ATTACK_MODES",
@@ -76,6 +77,7 @@ __all__ = [
     "TrackerError",
     "challenge_overkill",
     "check_params",
+    "decisive_of",
     "dice_plan",
     "fold",
     "resolve_challenge",

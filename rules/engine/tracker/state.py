@@ -212,6 +212,15 @@ class BattleState(BattleData):
             if entry[1] in CORRECTABLE and entry[0] not in self.corrected
         ]
 
+    def decisive_seq(self) -> int | None:
+        """The entry that finished the battle, which a correction may still strike out (the
+        report waits for the opponent): the players' ``finish``, or the entry the automatic
+        ``finish`` followed (a failed rout test, a voluntary rout). ``None`` while the battle
+        goes on, or when the log is not loaded (a state resumed from its snapshot)."""
+        if not self.finished:
+            return None
+        return decisive_of(self.entries, self.corrected)
+
     def _correct(self, seq: int, payload: Mapping[str, Any]) -> None:
         if not self.complete:
             raise TrackerError(
@@ -221,7 +230,8 @@ class BattleState(BattleData):
             )
         target_seq = whole_id(payload, "corrects")
         target = next((e for e in self.entries if e[0] == target_seq), None)
-        if target is None or target[1] not in CORRECTABLE:
+        decisive = self.decisive_seq()
+        if target is None or (target[1] not in CORRECTABLE and target_seq != decisive):
             raise TrackerError(
                 _("Entry %(seq)s cannot be corrected."),
                 code="entry.not_correctable",
@@ -236,7 +246,7 @@ class BattleState(BattleData):
                 seq=target_seq,
                 by=self.corrected[target_seq],
             )
-        if self.finished:
+        if self.finished and target_seq != decisive:
             raise TrackerError(
                 _("The battle is finished: dispute the report instead."), code="entry.finished"
             )
@@ -244,6 +254,12 @@ class BattleState(BattleData):
         if replacement is not None and not isinstance(replacement, Mapping):
             raise TrackerError(
                 _("The replacement is an object."), code="entry.invalid", field="replacement"
+            )
+        if replacement is not None and target[1] == "finish":
+            raise TrackerError(
+                _("Finishing the battle is struck out, not replaced."),
+                code="entry.bad_correction",
+                field="replacement",
             )
         corrections = [*self.corrected_entries(), (seq, "correction", dict(payload))]
         originals = [e for e in self.entries if e[1] != "correction"]
@@ -302,11 +318,49 @@ def _replace(state: BattleState, seq: int, kind: str, replacement: Mapping[str, 
         ) from error
 
 
+def _automatic_finishes(timeline: Iterable[Entry]) -> dict[int, int]:
+    """Each entry followed by an automatic ``finish`` (the rules wrote it because that entry
+    left one warband on the field) → that finish's seq: correcting the entry voids the finish
+    with it."""
+    after: dict[int, int] = {}
+    previous: Entry | None = None
+    for entry in timeline:
+        seq, kind, payload = entry
+        if (
+            kind == "finish"
+            and payload.get("automatic")
+            and previous is not None
+            and previous[1] != "correction"
+        ):
+            after[previous[0]] = seq
+        previous = entry
+    return after
+
+
+def decisive_of(entries: Iterable[Entry], corrected: Mapping[int, int]) -> int | None:
+    """The entry that finished the battle in a log (entries and corrections, the setup left
+    out or not): the ``finish`` in force when the players logged it, or the entry its
+    automatic ``finish`` followed; ``None`` when no finish is in force or it followed a
+    correction (a correction is not corrected)."""
+    timeline = sorted(entries, key=lambda entry: entry[0])
+    finish = next(
+        (e for e in reversed(timeline) if e[1] == "finish" and e[0] not in corrected), None
+    )
+    if finish is None:
+        return None
+    if not finish[2].get("automatic"):
+        return finish[0]
+    followed = {seq: by for by, seq in _automatic_finishes(timeline).items()}
+    return followed.get(finish[0])
+
+
 def fold_entries(
     setup: BattleSetupData, entries: Iterable[Entry], corrections: Iterable[Entry] = ()
 ) -> BattleState:
     """Fold ``entries`` (not the setup, no corrections) with ``corrections`` applied in place:
-    a corrected entry is replaced by the correction's ``replacement`` or, without one, voided."""
+    a corrected entry is replaced by the correction's ``replacement`` or, without one, voided;
+    the automatic ``finish`` it was followed by is voided with it (the same correction marks
+    both corrected)."""
     corrections = list(corrections)
     fixes = {int(c[2]["corrects"]): c[2] for c in corrections}
     state = BattleState(setup)
@@ -315,9 +369,17 @@ def fold_entries(
         + [(c[0], "correction", c[2]) for c in corrections],
         key=lambda entry: entry[0],
     )
+    finishes = {
+        seq: finish for seq, finish in _automatic_finishes(timeline).items() if seq in fixes
+    }
+    for finish in finishes.values():
+        fixes.setdefault(finish, {"corrects": finish})
     for seq, kind, payload in timeline:
         if kind == "correction":
-            state.corrected[int(payload["corrects"])] = seq
+            target = int(payload["corrects"])
+            state.corrected[target] = seq
+            if target in finishes:
+                state.corrected[finishes[target]] = seq
         elif seq in fixes:
             if fixes[seq].get("replacement") is not None:
                 _replace(state, seq, kind, fixes[seq]["replacement"])
