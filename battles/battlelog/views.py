@@ -23,6 +23,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -38,7 +39,7 @@ from rules.engine.errors import RulesError
 from rules.engine.tracker import STATUSES, TrackerError, dice_plan
 from rules.engine.tracker.rolls import roll_entry
 
-from . import forms, prebattle, services
+from . import forms, prebattle, rebind, services
 from .api import prebattle_data
 from .presenters import (
     ATTACK_OPTIONS,
@@ -70,9 +71,11 @@ def _battle(request: HttpRequest, pk: int) -> Battle:
     )
 
 
-def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
+def _live_context(battle: Battle, user, state=None, open_fighter=None) -> dict[str, Any]:
     """What the live part shows; ``state`` is the battle's state read once by a caller that
-    needs it too."""
+    needs it too. The cards carry no forms (a card's forms come when it is opened, see
+    :func:`battle_log_card`) but the card of ``open_fighter``, shown open with its forms (the
+    page without JavaScript, ``?fighter=12``)."""
     state = state if state is not None else services.log_state(battle)
     names = Names.of(state)
     entries = list(
@@ -108,6 +111,24 @@ def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
             for e in entries
         ],
         "due_count": len(data["checks_due"]),
+        "correctable": correctable(entries, state, names),
+        # The next turn waits for what the rules require now: the page offers it only then.
+        "required_due": any(check["required"] for check in data["checks_due"]),
+        "can_write": _can_write(user, battle),
+        "client_id": uuid.uuid4(),
+        "open_fighter": open_fighter,
+        **_form_choices(state),
+        **_report_pending(battle, user, state, names),
+    }
+
+
+def _can_write(user, battle: Battle) -> bool:
+    return access.can_report(user, battle) and battle.status == Battle.Status.SCHEDULED
+
+
+def _form_choices(state) -> dict[str, Any]:
+    """The choices a card's forms offer, the same for every card."""
+    return {
         "strict": state.setup.strict,
         "attack_options": ATTACK_OPTIONS.items(),
         "shooting_modifiers": (
@@ -115,12 +136,6 @@ def _live_context(battle: Battle, user, state=None) -> dict[str, Any]:
         ).items(),
         "statuses": [(code, label(code)) for code in STATUSES],
         "situations": SITUATIONS.items(),
-        "correctable": correctable(entries, state, names),
-        # The next turn waits for what the rules require now: the page offers it only then.
-        "required_due": any(check["required"] for check in data["checks_due"]),
-        "can_write": access.can_report(user, battle) and battle.status == Battle.Status.SCHEDULED,
-        "client_id": uuid.uuid4(),
-        **_report_pending(battle, user, state, names),
     }
 
 
@@ -206,7 +221,14 @@ def battle_log_page(request: HttpRequest, pk: int) -> HttpResponse:
     if setup is None:
         return render(request, "battles/log/setup.html", _setup_context(request, battle))
     state = services.log_state(battle, setup)
-    return render(request, "battles/log/tracker.html", _live_context(battle, request.user, state))
+    context = _live_context(battle, request.user, state, parse_id(request.GET.get("fighter")))
+    return render(request, "battles/log/tracker.html", _page_context(context))
+
+
+def _page_context(context: dict[str, Any]) -> dict[str, Any]:
+    """The whole page's context around the live part's: the service worker's cache, which the
+    page fills with the cards' forms for use without network."""
+    return {**context, "sw_cache": SW_VERSION}
 
 
 SETUP_CHOICES = ("scenario", "first", "attacker")
@@ -229,6 +251,24 @@ def _anchor(request: HttpRequest) -> str:
     """The part of the page a form came from (``fighter-12``, ``checks``), to return to."""
     anchor = request.POST.get("anchor", "")
     return f"#{anchor}" if ANCHOR.match(anchor) else ""
+
+
+CARD_ANCHOR = re.compile(r"^fighter-(\d{1,12})$")
+
+
+def _card_of(request: HttpRequest) -> int | None:
+    """The warrior whose card a form came from, if it came from a card."""
+    found = CARD_ANCHOR.match(request.POST.get("anchor", ""))
+    return int(found.group(1)) if found else None
+
+
+def _back(request: HttpRequest, battle: Battle) -> str:
+    """Where a posted form returns: its part of the page; a card's form, to its card open."""
+    url = _table_url(request, battle)
+    fighter = _card_of(request)
+    if fighter is not None and "?" not in url:
+        url = f"{url}?{urlencode({'fighter': fighter})}"
+    return url + _anchor(request)
 
 
 def _fetching(request: HttpRequest) -> bool:
@@ -302,8 +342,8 @@ def _field(key: str) -> str:
     return key.split(".")[0] or "__all__"
 
 
-def _refused(error: Exception) -> JsonResponse:
-    """A refused entry for the page's script: each message under the field it is about."""
+def _error_fields(error: Exception) -> dict[str, list[str]]:
+    """A refusal's messages, each under the form's field it is about (``__all__``: the form)."""
     if isinstance(error, ValidationError):
         fields: dict[str, list[str]] = {}
         if hasattr(error, "error_dict"):
@@ -311,11 +351,48 @@ def _refused(error: Exception) -> JsonResponse:
                 fields.setdefault(_field(key), []).extend(found)
         else:
             fields["__all__"] = list(error.messages)
+        return fields
+    if isinstance(error, PermissionDenied):
+        return {"__all__": [str(error) or _("You may not write in this log.")]}
+    return {"__all__": [str(error.detail if isinstance(error, Conflict) else error)]}
+
+
+def _refused(error: Exception) -> JsonResponse:
+    """A refused entry for the page's script: each message under the field it is about."""
+    fields = _error_fields(error)
+    if isinstance(error, ValidationError):
         return JsonResponse({"errors": fields}, status=400)
     if isinstance(error, PermissionDenied):
-        message = str(error) or _("You may not write in this log.")
-        return JsonResponse({"errors": {"__all__": [message]}}, status=403)
-    return JsonResponse({"errors": {"__all__": [str(error)]}, "conflict": True}, status=409)
+        return JsonResponse({"errors": fields}, status=403)
+    return JsonResponse({"errors": fields, "conflict": True}, status=409)
+
+
+def _refused_page(request: HttpRequest, battle: Battle, error: Exception) -> HttpResponse:
+    """A refused entry without JavaScript: the table page again (status 400) with the form as
+    it was sent, everything typed kept, each reason next to its field, the form's folds open
+    and its field focused (the page opens where the form was). A form no longer on the page
+    (the battle moved on) leaves its reasons at the top of the page."""
+    fields = _error_fields(error)
+    status = 400
+    if isinstance(error, (PermissionDenied, Conflict)):
+        status = 403 if isinstance(error, PermissionDenied) else 409
+    state = services.log_state(battle)
+    if state is None:
+        for found in fields.values():
+            for message in found:
+                messages.error(request, message)
+        return redirect(_back(request, battle))
+    context = _live_context(battle, request.user, state, _card_of(request))
+    page = render(request, "battles/log/tracker.html", _page_context(context)).content.decode()
+    bound = rebind.bind_form(page, request.POST, fields)
+    if bound is None:
+        for found in fields.values():
+            for message in found:
+                messages.error(request, message)
+        page = render(request, "battles/log/tracker.html", _page_context(context)).content.decode()
+    else:
+        page = bound
+    return HttpResponse(page, status=status)
 
 
 def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -325,7 +402,6 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
     if not request.user.is_authenticated:
         raise PermissionDenied
     fetching = _fetching(request)
-    back = _table_url(request, battle)
     decisive = _decisive_question(request, battle)
     if decisive is not None and not is_confirmed(request):
         question, button = decisive
@@ -335,7 +411,7 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
             request,
             question=question,
             label=button,
-            back_url=back + _anchor(request),
+            back_url=_back(request, battle),
             back_label=_("Back to the table"),
         )
     try:
@@ -343,14 +419,12 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
     except (ValidationError, Conflict, PermissionDenied) as error:
         if fetching:
             return _refused(error)
-        if isinstance(error, ValidationError):
-            for message in error.messages:
-                messages.error(request, message)
-        elif isinstance(error, PermissionDenied):
-            messages.error(request, str(error) or _("You may not write in this log."))
-        else:
-            messages.error(request, str(error.detail))
-        return redirect(back + _anchor(request))
+        if request.POST.get("op") in ("setup", "lineup"):
+            for found in _error_fields(error).values():
+                for message in found:
+                    messages.error(request, message)
+            return redirect(_back(request, battle))
+        return _refused_page(request, battle, error)
     if request.POST.get("op") == "finish":
         messages.success(
             request, _("The battle is finished: its report waits for your opponent to confirm.")
@@ -363,7 +437,7 @@ def _post_page(request: HttpRequest, battle: Battle) -> HttpResponse:
         messages.success(request, _("The report is withdrawn: the battle goes on."))
     if fetching:
         return render(request, "battles/log/_live.html", _live_context(battle, request.user))
-    return redirect(back + _anchor(request))
+    return redirect(_back(request, battle))
 
 
 def _setup_context(request: HttpRequest, battle: Battle) -> dict[str, Any]:
@@ -425,6 +499,57 @@ def battle_log_plan(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "battles/log/_plan.html", {"plan": plan})
 
 
+def _card_context(request: HttpRequest, pk: int) -> tuple[dict[str, Any], dict[int, Any]]:
+    """What a card's forms need, and the cards by warrior: for those who may write in the log
+    (its players, the campaign's organisers) while the battle is played; anyone else who sees
+    the battle is refused, anyone who does not, answered not found."""
+    battle = _battle(request, pk)
+    if not _can_write(request.user, battle):
+        raise PermissionDenied(_("You may not write in this log."))
+    state = services.log_state(battle)
+    if state is None:
+        raise Http404
+    cards = {f["id"]: f for side in fighter_cards(state, Names.of(state)) for f in side["fighters"]}
+    context = {
+        "battle": battle,
+        "state": {"ended": state.ended},
+        "can_write": True,
+        "post_url": reverse("battle-log", kwargs={"pk": battle.pk}),
+        **_form_choices(state),
+    }
+    return context, cards
+
+
+CARD_TEMPLATE = "battles/log/_card_actions.html"
+
+
+@require_GET
+def battle_log_card(request: HttpRequest, pk: int, fighter: int) -> HttpResponse:
+    """A card's forms, fetched by the page when the card is first opened (the page itself
+    carries none: a warband's forms are most of a page a phone must lay out)."""
+    context, cards = _card_context(request, pk)
+    if fighter not in cards:
+        raise Http404
+    response = render(request, CARD_TEMPLATE, {**context, "f": cards[fighter]})
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@require_GET
+def battle_log_cards(request: HttpRequest, pk: int) -> JsonResponse:
+    """Every card's forms at once, by warrior (``{"12": "<div…>"}``), with the log's last entry
+    they were made for: fetched by the page when it is idle, so that a card opens at once and,
+    kept by the service worker, opens without network too."""
+    context, cards = _card_context(request, pk)
+    forms_by_card = {
+        str(fighter): render_to_string(CARD_TEMPLATE, {**context, "f": card}, request)
+        for fighter, card in cards.items()
+    }
+    response = JsonResponse({"cards": forms_by_card})
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The site's service worker (served from the root so that it may serve the table's pages):
@@ -437,4 +562,4 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-SW_VERSION = "table-1"
+SW_VERSION = "table-2"

@@ -82,48 +82,54 @@
     }
   }
 
-  // Swap the live part in. A field being used (typed into, or focused) keeps its value; if its
-  // form is gone from the new part, the swap waits (the player's input first). Open folds stay
-  // open; the part of the page in use stays where it was on the screen.
-  function swapLive(html, anchorEl) {
-    var old = live();
-    var holder = document.createElement("div");
-    holder.innerHTML = html.trim();
-    var fresh = holder.querySelector("#battle-live");
-    if (!fresh) {
-      return false;
-    }
+  // What the player is using in ``oldScope``, found again in ``freshScope``: pairs of fields to
+  // copy the values over (a field being used, typed into or focused, keeps its value), and the
+  // open folds opened again; null if the form of a field in use is gone (the player's input
+  // first: the swap waits). Fields for which ``skip`` says yes move over as they are.
+  function carry(oldScope, freshScope, skip) {
     var active = document.activeElement;
     var kept = [];
-    var fields = old.querySelectorAll("input, select, textarea");
+    var fields = oldScope.querySelectorAll("input, select, textarea");
     for (var i = 0; i < fields.length; i++) {
       var el = fields[i];
+      if (skip && skip(el)) {
+        continue;
+      }
       if (isDirty(el) || (el === active && el.type !== "submit")) {
         var key = fieldKey(el);
         if (!key) {
           continue;
         }
-        var twin = findField(fresh, key);
+        var twin = findField(freshScope, key);
         if (!twin) {
-          return false; // his form is gone: keep his input, try again later
+          return null;
         }
         kept.push([el, twin]);
       }
     }
-    Array.prototype.forEach.call(old.querySelectorAll("details[id]"), function (d) {
-      var twin = fresh.querySelector("#" + CSS.escape(d.id));
+    Array.prototype.forEach.call(oldScope.querySelectorAll("details[id]"), function (d) {
+      var twin = freshScope.querySelector("#" + CSS.escape(d.id));
       if (twin && twin.tagName === "DETAILS") {
         twin.open = d.open;
       }
     });
-    kept.forEach(function (pair) { copyValue(pair[0], pair[1]); });
-    var anchor = anchorEl || (active && active !== document.body ? active : null);
+    return kept;
+  }
+  function hasDirty(scope) {
+    return Array.prototype.some.call(scope.querySelectorAll("input, select, textarea"), isDirty);
+  }
+  // ``replace`` puts the fresh part in; what is typed and focused comes back, and the part of the
+  // page in use (``anchor``) stays where it was on the screen.
+  function keepInPlace(kept, anchor, replace) {
+    var active = document.activeElement;
     var anchorId = anchor && (anchor.closest("[id]") || {}).id;
     var before = anchor ? anchor.getBoundingClientRect().top : 0;
     var activeKey = active && fieldKey(active);
-    old.replaceWith(fresh);
-    if (activeKey) {
-      var again = findField(fresh, activeKey);
+    var activeForm = activeKey && active.form;
+    var fresh = replace();
+    kept.forEach(function (pair) { copyValue(pair[0], pair[1]); });
+    if (activeKey && document.activeElement !== active) {
+      var again = activeForm && activeForm.isConnected ? active : findField(fresh, activeKey);
       if (again) {
         again.focus({ preventScroll: true });
       }
@@ -137,8 +143,181 @@
         }
       }
     }
+  }
+
+  // Swap the live part in. A field being used keeps its value; if its form is gone from the new
+  // part, the swap waits. Open folds stay open. A card's forms fetched when it was opened move
+  // over to the new card as they are (what is typed in them too), then are fetched again for
+  // the new state of the battle.
+  function swapLive(html, anchorEl) {
+    var old = live();
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.querySelector("#battle-live");
+    if (!fresh) {
+      return false;
+    }
+    var moving = [];
+    Array.prototype.forEach.call(old.querySelectorAll(".fighter-card > .card-actions[data-loaded]"), function (actions) {
+      var card = actions.parentNode;
+      var twin = fresh.querySelector("#" + CSS.escape(card.id) + " > .card-actions");
+      if (twin && (card.open || hasDirty(actions))) {
+        moving.push([actions, twin]);
+      }
+    });
+    var kept = carry(old, fresh, function (el) {
+      return moving.some(function (pair) { return pair[0].contains(el); });
+    });
+    if (!kept) {
+      return false; // his form is gone: keep his input, try again later
+    }
+    var active = document.activeElement;
+    var anchor = anchorEl || (active && active !== document.body ? active : null);
+    keepInPlace(kept, anchor, function () {
+      moving.forEach(function (pair) { pair[1].replaceWith(pair[0]); });
+      old.replaceWith(fresh);
+      return fresh;
+    });
+    moving.forEach(function (pair) { refreshActions(pair[0].parentNode.id); });
+    cardsChanged();
     return true;
   }
+
+  // ---- a card's forms: fetched when it is first opened -----------------------------------------
+  // The page comes with the cards folded and formless (a warband's forms are most of what a
+  // phone would parse and lay out); opening a card brings its forms (from the set fetched when
+  // the page was idle, else from the server, else, offline, from the service worker's copy).
+  // Without JavaScript the card's link opens the page with that card's forms.
+  var cardsUrl = root.dataset.cardsUrl;
+  var cardForms = {};
+  var cardFormsSeq = -1;
+  function cardUrl(id) {
+    return cardsUrl + id + "/";
+  }
+  function placeOf(cardId) {
+    return document.querySelector("#" + CSS.escape(cardId) + " > .card-actions");
+  }
+  function parseActions(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html.trim();
+    return t.content.querySelector(".card-actions[data-loaded]");
+  }
+  function fetchActions(cardId) {
+    return fetch(cardUrl(cardId.slice("fighter-".length)), {
+      credentials: "same-origin",
+      headers: { "X-Table": "1" },
+    }).then(function (r) { return r.ok ? r.text() : null; });
+  }
+  function loadActions(card) {
+    var place = placeOf(card.id);
+    if (!place || place.hasAttribute("data-loaded") || place.dataset.loading) {
+      return;
+    }
+    var cached = cardFormsSeq === lastSeq() && cardForms[card.id.slice("fighter-".length)];
+    if (cached) {
+      place.replaceWith(parseActions(cached));
+      return;
+    }
+    place.dataset.loading = "1";
+    place.setAttribute("aria-busy", "true");
+    fetchActions(card.id)
+      .then(function (html) {
+        var now = placeOf(card.id);
+        var actions = html && parseActions(html);
+        if (actions && now && !now.hasAttribute("data-loaded")) {
+          now.replaceWith(actions);
+        }
+      })
+      .catch(function () {})
+      .then(function () {
+        delete place.dataset.loading;
+        place.removeAttribute("aria-busy");
+      });
+  }
+  // A card's forms fetched again after the battle moved on, what is typed in them kept; left as
+  // they are if a form in use is gone (the server still judges what is sent).
+  function refreshActions(cardId) {
+    if (!navigator.onLine) {
+      return;
+    }
+    var seq = lastSeq();
+    fetchActions(cardId)
+      .then(function (html) {
+        var now = placeOf(cardId);
+        var actions = html && parseActions(html);
+        if (!actions || !now || !now.hasAttribute("data-loaded") || seq !== lastSeq()) {
+          return;
+        }
+        var kept = carry(now, actions);
+        if (kept) {
+          keepInPlace(kept, now.parentNode, function () {
+            now.replaceWith(actions);
+            return actions;
+          });
+        }
+      })
+      .catch(function () {});
+  }
+  // Every card's forms, fetched when the page is idle and again a while after the battle moves
+  // on: kept here, and in the service worker's cache for a card opened without network.
+  function prefetchCards() {
+    if (!cardsUrl || !navigator.onLine || !document.querySelector(".card-actions[data-actions]")) {
+      return;
+    }
+    var seq = lastSeq();
+    fetch(cardsUrl, { credentials: "same-origin", headers: { "X-Table": "1" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || seq !== lastSeq()) {
+          return;
+        }
+        cardForms = data.cards;
+        cardFormsSeq = seq;
+        if (!window.caches || !root.dataset.swCache) {
+          return null;
+        }
+        return caches.open(root.dataset.swCache).then(function (cache) {
+          return Promise.all(Object.keys(data.cards).map(function (id) {
+            var headers = { "Content-Type": "text/html; charset=utf-8" };
+            return cache.put(new URL(cardUrl(id), window.location.href).href, new Response(data.cards[id], { headers: headers }));
+          }));
+        });
+      })
+      .then(function () {
+        if (cardFormsSeq === seq) {
+          root.dataset.cardsReady = String(seq); // every card opens without network now
+        }
+      })
+      .catch(function () {});
+  }
+  var prefetchTimer = null;
+  function whenIdle(work, delay) {
+    clearTimeout(prefetchTimer);
+    prefetchTimer = setTimeout(function () {
+      if (window.requestIdleCallback) {
+        window.requestIdleCallback(work, { timeout: 5000 });
+      } else {
+        work();
+      }
+    }, delay);
+  }
+  function cardsChanged() {
+    whenIdle(prefetchCards, 10000);
+  }
+  document.addEventListener("toggle", function (event) {
+    var card = event.target;
+    if (card.classList && card.classList.contains("fighter-card") && card.open) {
+      loadActions(card);
+    }
+  }, true);
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".card-open");
+    var card = link && link.closest(".fighter-card");
+    if (card) {
+      event.preventDefault();
+      loadActions(card);
+    }
+  });
 
   function poll() {
     if (document.hidden || sending || !navigator.onLine) {
@@ -496,8 +675,26 @@
   });
   window.addEventListener("offline", showNetwork);
 
+  // The navigation's fragments htmx would load (the page goes without htmx: its script is most
+  // of what a phone evaluates here).
+  if (!window.htmx) {
+    Array.prototype.forEach.call(document.querySelectorAll('[hx-get][hx-trigger="load"]'), function (el) {
+      fetch(el.getAttribute("hx-get"), { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (html !== null) {
+            var t = document.createElement("template");
+            t.innerHTML = html;
+            el.replaceWith(t.content);
+          }
+        })
+        .catch(function () {});
+    });
+  }
+
   showNetwork();
   showQueue().then(function () { flush(); });
+  whenIdle(prefetchCards, 0);
   setInterval(poll, POLL_MS);
   setInterval(function () { if (navigator.onLine) { flush(); } }, 5000);
 

@@ -129,7 +129,7 @@ def test_the_attack_form_offers_the_attackers_weapons_and_a_correction(at_table)
     phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
-    page = phone_a.get(url).content.decode()
+    page = phone_a.get(f"{url}cards/{captain.pk}/").content.decode()  # his card's forms
     card = page.split(f'data-testid="attack-form-{captain.pk}"')[1].split("</form>")[0]
     assert f'value="{captain.pk}:arco"' in card
     assert f'name="attacker" value="{captain.pk}"' in card  # he acts from his own card
@@ -295,14 +295,15 @@ def test_a_warriors_card_offers_only_enemies_in_play_and_nothing_when_he_is_out(
     post(phone_b, url, op="turn", turn=1, side=b.pk)
     leader = Fighter.objects.get(warband=a, is_leader=True)
     post(phone_b, url, op="status", fighter=leader.pk, status="out_of_action")
-    page = phone_b.get(url).content.decode()
     theirs = Fighter.objects.filter(warband=b).first()
-    form = page.split(f'data-testid="charge-form-{theirs.pk}"')[1].split("</form>")[0]
+    form = phone_b.get(f"{url}cards/{theirs.pk}/").content.decode()
+    form = form.split(f'data-testid="charge-form-{theirs.pk}"')[1].split("</form>")[0]
     targets = {int(v) for v in re.findall(r'name="targets" value="(\d+)"', form)}
     alive = set(
         Fighter.objects.filter(warband=a).exclude(pk=leader.pk).values_list("pk", flat=True)
     )
     assert targets == alive
+    page = phone_b.get(f"{url}cards/{leader.pk}/").content.decode()
     assert f'data-testid="act-status-{leader.pk}"' in page
     assert f'data-testid="act-charge-{leader.pk}"' not in page
     assert f'data-testid="act-check-{leader.pk}"' not in page
@@ -319,7 +320,7 @@ def test_the_table_logs_a_charge_and_its_combats_phase_from_the_page(at_table):
     phone_a, phone_b = browser(league.user(0)), browser(league.user(1))
     post(phone_a, url, op="setup", first=a.pk)
     post(phone_a, url, op="turn", turn=1, side=a.pk)
-    page = phone_a.get(url).content.decode()
+    page = phone_a.get(f"{url}cards/{mine[0].pk}/").content.decode()
     assert f'data-testid="charge-{mine[0].pk}-target-{theirs[0].pk}"' in page
     post(phone_a, url, op="charge", charger=mine[0].pk, targets=[theirs[0].pk, theirs[1].pk])
     live = phone_b.get(f"{url}live/").content.decode()
@@ -363,7 +364,7 @@ def test_a_warrior_whose_enemies_are_all_down_leaves_his_combat_from_the_page(at
     post(phone_a, url, op="charge", charger=mine.pk, targets=[theirs.pk])
     # Hit 4 (HA4 v HA4), wound 4, injury 1: knocked down; he does not strike back.
     post(phone_a, url, op="close-combat", combat=1, faces="4 4 1")
-    page = phone_a.get(url).content.decode()
+    page = phone_a.get(f"{url}cards/{mine.pk}/").content.decode()
     assert f'data-testid="disengage-form-{mine.pk}"' in page
     again = {"op": "charge", "charger": mine.pk, "targets": [theirs.pk]}
     refused = phone_a.post(url, {"client_id": str(uuid.uuid4()), **again}, follow=True)
@@ -377,7 +378,7 @@ def test_a_warrior_whose_enemies_are_all_down_leaves_his_combat_from_the_page(at
 def test_a_form_returns_to_its_place_and_the_script_gets_the_live_part_or_the_field_at_fault(
     at_table,
 ):
-    """Without JavaScript an entry returns to the card it came from (a fragment); posted by the
+    """Without JavaScript an entry returns to the card it came from, open; posted by the
     page's script it answers the live part, or a refusal naming the field, with nothing
     written."""
     league, battle, url = at_table
@@ -390,7 +391,7 @@ def test_a_form_returns_to_its_place_and_the_script_gets_the_live_part_or_the_fi
     back = post(
         phone, url, op="status", fighter=mine.pk, status="knocked_down", anchor=f"fighter-{mine.pk}"
     )
-    assert back["Location"].endswith(f"{url}#fighter-{mine.pk}")
+    assert back["Location"].endswith(f"{url}?fighter={mine.pk}#fighter-{mine.pk}")
     odd = post(phone, url, op="note", text="x", anchor="javascript:alert(1)")
     assert "#" not in odd["Location"]  # only a plain fragment goes back
     fetched = phone.post(

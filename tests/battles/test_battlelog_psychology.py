@@ -116,9 +116,10 @@ def test_the_page_prompts_and_logs_each_check(fear_table):
     url = f"/battles/{battle.pk}/table/"
     a, b = table.fighters(table.a), table.fighters(table.b)
     phone_a = browser(table.battle.participants.get(warband=table.a).warband.owner)
-    page = phone_a.get(url).content.decode()
     # Each warrior's card offers his tests: fear of the enemies who cause it, all alone.
-    assert f'data-testid="fear-form-{a[2]}"' in page and f'data-testid="alone-form-{a[1]}"' in page
+    card = phone_a.get(f"{url}cards/{a[2]}/").content.decode()
+    assert f'data-testid="fear-form-{a[2]}"' in card
+    assert f'data-testid="alone-form-{a[1]}"' in phone_a.get(f"{url}cards/{a[1]}/").content.decode()
     live = phone_a.get(f"{url}live/").content.decode()
     assert 'data-testid="check-fear"' in live and "causes fear" in live
     # The prompt's form: who tests is chosen, the enemy and the situation come with it.
@@ -154,7 +155,7 @@ def test_the_page_prompts_and_logs_each_check(fear_table):
     post(phone_a, url, op="charge", charger=b[0], targets=[a[1]])
     live = phone_a.get(f"{url}live/").content.decode()
     assert 'data-testid="check-charged-while-fleeing"' in live
-    page = phone_a.get(url).content.decode()
+    page = phone_a.get(f"{url}cards/{a[1]}/").content.decode()
     assert f'data-testid="charged-form-{a[1]}"' in page  # on the fleeing warrior's card
     post(phone_a, url, op="check", check="charged-while-fleeing", fighter=a[1], faces="6 6 6 6 6")
     charged = BattleLogEntry.objects.filter(battle=battle, kind="check").last()

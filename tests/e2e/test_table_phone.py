@@ -182,6 +182,8 @@ def test_two_phones_one_offline_end_with_the_same_log(browser, live_server, pass
         assert page_b.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page_b.reload()  # now through the service worker, which keeps a copy
         expect(page_b.get_by_test_id("table-bar")).to_be_visible()
+        # Idle, the page fetched every card's forms (the cards carry none): they open offline.
+        expect(page_b.locator("#table[data-cards-ready]")).to_be_attached()
         start = last_seq(page_b)
 
         set_offline(ctx_b, page_b, True)
@@ -213,6 +215,10 @@ def test_two_phones_one_offline_end_with_the_same_log(browser, live_server, pass
         page_b.on("pageerror", lambda exc: errors_b.append(str(exc)))
         page_b.goto(url)
         expect(page_b.get_by_test_id("queue").get_by_test_id("queued")).to_have_count(5)
+        # A card opened now gets its forms from the service worker's copy.
+        page_b.get_by_test_id(f"card-{contested.pk}").click()
+        expect(page_b.get_by_test_id(f"status-form-{contested.pk}")).to_be_attached()
+        page_b.get_by_test_id(f"card-{contested.pk}").click()
         for n in range(5, 10):
             add_note(page_b, f"B sin red {n}")
         expect(page_b.get_by_test_id("queue").get_by_test_id("queued")).to_have_count(10)
@@ -274,6 +280,9 @@ def test_the_table_passes_axe_has_big_tap_targets_and_speaks_spanish(
         expect(page.get_by_test_id("combats")).to_be_visible()
         expect(page.get_by_test_id(f"engaged-{mine.pk}")).to_be_visible()
         if SHOTS:
+            # From the top: a full-page capture of a scrolled page draws the sticky bar where
+            # the screen is and leaves its place under the heading blank.
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=f"{SHOTS}/table-{width}.png", full_page=True)
         assert axe_violations(page) == []
         small = page.evaluate(

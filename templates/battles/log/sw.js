@@ -1,5 +1,5 @@
 {% load static %}// The table's service worker: the table page (the last copy seen) and the site's static
-// files when the network is gone. Entries are kept by the page itself (IndexedDB), not here.
+// files when the network is gone, and the cards' forms (see table.js). Entries are kept by the page itself (IndexedDB), not here.
 "use strict";
 var CACHE = "{{ version }}";
 var SHELL = [
@@ -16,6 +16,7 @@ var SHELL = [
 ];
 var STATIC = "{% get_static_prefix %}";
 var TABLE = /^\/battles\/\d+\/table\/$/;
+var CARD = /^\/battles\/\d+\/table\/cards\/\d+\/$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); }));
@@ -47,6 +48,22 @@ self.addEventListener("fetch", function (event) {
           }
           return response;
         });
+      })
+    );
+    return;
+  }
+  if (CARD.test(url.pathname)) {
+    // A card's forms: from the network, kept; the copy kept (or put there by the page, which
+    // fetches every card's forms when it is idle) when the network is gone.
+    event.respondWith(
+      fetch(request).then(function (response) {
+        var copy = response.clone();
+        if (response.ok) {
+          caches.open(CACHE).then(function (cache) { cache.put(url.href, copy); });
+        }
+        return response;
+      }).catch(function () {
+        return caches.match(url.href).then(function (hit) { return hit || Response.error(); });
       })
     );
     return;
