@@ -27,7 +27,6 @@ WHOLE = {
     "/api/v1/groups/{id}/equipment/": "one henchman group's equipment",
     "/api/v1/warbands/{warband_pk}/hired-swords/": "one warband's hired swords",
     "/api/v1/campaigns/{slug}/webhooks/": "one campaign's webhooks (10 at most)",
-    "/api/v1/packs/": "the packs one may read (not paged yet: listed in CHANGELOG.md)",
 }
 
 

@@ -67,7 +67,7 @@ def test_import_publish_and_read_a_private_pack(league_content):  # noqa: F811
     # A private pack: a stranger sees nothing of it, not even in the catalogue.
     stranger = client_for(quick_user("stranger"))
     assert stranger.get(f"/api/v1/packs/{pack.slug}/").status_code == 404
-    assert pack.slug not in [p["slug"] for p in stranger.get("/api/v1/packs/").json()]
+    assert pack.slug not in [p["slug"] for p in stranger.get("/api/v1/packs/").json()["results"]]
     prefixed = WarbandType.objects.get(pack_version=version).slug
     assert stranger.get(f"/api/v1/catalogue/warband-types/{prefixed}/").status_code == 404
 
@@ -94,7 +94,9 @@ def test_import_publish_and_read_a_private_pack(league_content):  # noqa: F811
 def test_anonymous_reads_public_packs_and_the_default(league_content):  # noqa: F811
     response = APIClient().get("/api/v1/packs/")
     assert response.status_code == 200
-    assert "annuminas" in [p["slug"] for p in response.json()]
+    page = response.json()
+    assert page["count"] == 1 and page["next"] is None
+    assert "annuminas" in [p["slug"] for p in page["results"]]
     assert APIClient().post("/api/v1/packs/annuminas/publish/").status_code in (401, 403)
 
 

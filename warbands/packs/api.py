@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -72,24 +72,27 @@ def _readable(request, slug: str) -> ContentPack:
     return pack
 
 
-class PackListView(APIView):
-    permission_classes = [AllowAny]
+@extend_schema_view(get=extend_schema(summary="Content packs one may read, a page at a time"))
+class PackListView(generics.ListAPIView):
+    """The packs one may read (public, the default pack, one's own, those of one's campaigns),
+    by name, in the API's one page shape."""
 
-    @extend_schema(summary="Content packs one may read", responses=PackSerializer(many=True))
-    def get(self, request):
+    permission_classes = [AllowAny]
+    serializer_class = PackSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        user = self.request.user
         visible = Q(visibility=ContentPack.Visibility.PUBLIC) | Q(owner=None)
-        if request.user.is_authenticated:
-            visible |= Q(owner=request.user) | Q(
-                versions__campaigns__memberships__user=request.user
-            )
-        packs = (
+        if user.is_authenticated:
+            visible |= Q(owner=user) | Q(versions__campaigns__memberships__user=user)
+        return (
             ContentPack.objects.filter(visible)
             .distinct()
             .select_related("owner")
             .prefetch_related("versions")
             .order_by("name", "pk")
         )
-        return Response(PackSerializer(packs, many=True, context={"request": request}).data)
 
 
 class PackDetailView(APIView):
