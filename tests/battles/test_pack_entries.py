@@ -301,6 +301,9 @@ def test_an_entry_page_saves_and_shows_errors_beside_the_field(pack, author):
     page = author.get(url)
     assert page.status_code == 200
     assert 'value="10 4 4 3 3 1 4 1 8"' in page.content.decode()
+    # Named as the organiser named them (the slug small beside), the warband type's too.
+    assert ">Cazadores de trolls</a>" in page.content.decode()
+    assert "Fighter type: Jefe cazador <small" in page.content.decode()  # the client reads English
     data = {
         "name": "Jefe",
         "role": "leader",
