@@ -94,6 +94,7 @@ LABELS = {
     "may_not_hire": _("These warband types may not hire him"),
     "effects": _("Effects"),
 }
+KIND_LABELS = {("races", "max"): _("Maximum profile")}
 HELP = {
     "credit": _('Where it comes from, e.g. "Annúminas v3.0, p. 62".'),
     "profile": PROFILE_HELP,
@@ -197,7 +198,8 @@ class EntryForm(forms.Form):
 
     def _typed_field(self, key: str, document: dict) -> forms.Field:
         shape = key_type(self.kind, key)
-        label, help_text = LABELS.get(key, key), HELP.get(key, "")
+        label = KIND_LABELS.get((self.kind, key)) or LABELS.get(key, key)
+        help_text = HELP.get(key, "")
         if key == "race" and self.kind == "warband_types":
             help_text = ""  # its own: required
         common = {"label": label, "required": False, "help_text": help_text}
