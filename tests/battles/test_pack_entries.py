@@ -218,8 +218,8 @@ def test_deleting_an_entry_others_point_at_is_refused_naming_them(pack, organise
         )
     assert refused.value.code == "entry_in_use"
     assert str(refused.value.detail) == (
-        "equipment list equipo-cazadores is used by fighter type cazador-jefe, fighter type "
-        "rastreador, fighter type batidor."
+        "equipment list equipo-cazadores is used by fighter type batidor, fighter type "
+        "cazador-jefe, fighter type rastreador."
     )
     assert "equipo-cazadores" in draft(pack)["equipment_lists"]
     # A fighter type goes (under its warband type); the last leader does not.
@@ -367,7 +367,9 @@ def test_the_delete_button_refuses_naming_who_uses_it(pack, author):
     asked = author.post(url)  # without JavaScript: a page that asks first
     assert 'data-testid="confirm-page"' in asked.content.decode()
     response = author.post(url, {"confirmed": "1"}, follow=True)
-    assert "is used by fighter type cazador-jefe" in response.content.decode()
+    assert "is used by fighter type batidor, fighter type cazador-jefe" in (
+        response.content.decode()
+    )
     assert "equipo-cazadores" in draft(pack)["equipment_lists"]
     child = f"/packs/{pack.slug}/draft/warband_types/cazadores-de-trolls/fighter_types/rastreador/"
     response = author.post(child + "delete/", {"confirmed": "1"})

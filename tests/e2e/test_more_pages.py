@@ -44,6 +44,8 @@ def test_ledger_and_job_progress_pages(page, login, make_user):
     expect(page.get_by_test_id("run-status")).to_contain_text(str(4))
 
     page.get_by_test_id("nav-logout").click()
+    # Logging out first clears what the browser keeps offline, then leaves the page.
+    expect(page.get_by_test_id("nav-login")).to_be_visible()
     login(league.user(0))
     page.goto(f"/warbands/{winner.pk}/")
     page.get_by_test_id("ledger-link").click()

@@ -138,7 +138,8 @@ def draft_sections(document: dict) -> list[dict]:
 
 def references(document: dict, section: str, slug: str) -> list[str]:
     """The entries of ``document`` that point at ``section``'s ``slug`` ("equipment list
-    basico", "fighter type jefe"…), by the reference keys of ``TYPES``."""
+    basico", "fighter type jefe"…), by the reference keys of ``TYPES``, sorted (a document
+    stored in PostgreSQL's jsonb does not keep its keys' order)."""
     found = []
 
     def look(kind: str, entry_slug: str, row: Any) -> None:
@@ -161,4 +162,4 @@ def references(document: dict, section: str, slug: str) -> list[str]:
                 if parent == kind and isinstance(row, dict) and isinstance(row.get(key), dict):
                     for child_slug, child_row in row[key].items():
                         look(child, child_slug, child_row)
-    return found
+    return sorted(found)
