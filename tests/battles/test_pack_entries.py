@@ -488,3 +488,20 @@ def test_the_api_lets_no_one_else_write_an_entry(pack):
     assert api.put(url, {"name": "X"}, format="json").status_code == 403
     assert api.delete(url).status_code == 403
     assert draft(pack) == before
+
+
+def test_the_pack_page_lists_entries_leader_first_then_by_name_whatever_the_stored_order():
+    """PostgreSQL's jsonb gives a document's keys back in its own order (shortest first): the
+    page sorts them — by role, the leader first, then by name."""
+    from warbands.packs.selectors import section_rows
+
+    stored = {
+        "zz": {"name": "Batidor", "role": "henchman"},
+        "a": {"name": "Rastreador", "role": "hero"},
+        "jefe-largo": {"name": "Jefe cazador", "role": "leader"},
+        "b": {"name": "Arquero", "role": "hero"},
+    }
+    rows = section_rows("fighter_types", stored)["rows"]
+    assert [row["name"] for row in rows] == ["Jefe cazador", "Arquero", "Rastreador", "Batidor"]
+    items = section_rows("equipment", {"z": {"name": "espada"}, "a": {"name": "Daga"}})["rows"]
+    assert [row["name"] for row in items] == ["Daga", "espada"]

@@ -109,6 +109,9 @@ def entries_of(document: dict, kind: str, parent: str = "") -> dict | None:
     return rows if isinstance(rows, dict) else {}
 
 
+ROLE_RANK = {"leader": 0, "hero": 1, "henchman": 2}
+
+
 def section_rows(kind: str, rows) -> dict:
     """One section of the draft as the pack page lists it: its name, and each entry's slug,
     name, credit and a short summary."""
@@ -123,11 +126,14 @@ def section_rows(kind: str, rows) -> dict:
         entries.append(
             {
                 "slug": slug,
-                "name": row.get("name") or slug,
+                "name": str(row.get("name") or slug),
                 "credit": row.get("credit", ""),
                 "facts": " · ".join(facts),
+                "rank": ROLE_RANK.get(row.get("role"), len(ROLE_RANK)),
             }
         )
+    # By role (a warband's leader first), then by name: PostgreSQL's jsonb keeps no key order.
+    entries.sort(key=lambda entry: (entry["rank"], entry["name"].casefold(), entry["slug"]))
     return {"kind": kind, "label": KIND_MODELS[kind]._meta.verbose_name_plural, "rows": entries}
 
 
