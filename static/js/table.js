@@ -397,7 +397,7 @@
     post(body)
       .then(
         function (response) {
-          return answered(form, submitter, extra, response);
+          return answered(form, submitter, extra, response, body);
         },
         function () {
           enqueue(form, body); // the network dropped on the way: kept, sent when it returns
@@ -416,12 +416,32 @@
   function isJson(response) {
     return (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
   }
-  function answered(form, submitter, extra, response) {
+  // Whether the form still holds what was sent (nothing typed since): only then is it emptied.
+  function unchangedSince(form, body) {
+    return Array.prototype.every.call(form.elements, function (el) {
+      if (!el.name || el.disabled || /^(hidden|submit|button|reset|file)$/.test(el.type)) {
+        return true;
+      }
+      var sent = body.getAll(el.name);
+      if (el.type === "checkbox" || el.type === "radio") {
+        return (sent.indexOf(el.value) >= 0) === el.checked;
+      }
+      if (el.multiple) {
+        return Array.prototype.every.call(el.options, function (o) {
+          return (sent.indexOf(o.value) >= 0) === o.selected;
+        });
+      }
+      return sent.indexOf(el.value) >= 0;
+    });
+  }
+  function answered(form, submitter, extra, response, body) {
     var type = response.headers.get("Content-Type") || "";
     if (response.ok && type.indexOf("text/html") === 0) {
       return response.text().then(function (html) {
         clearErrors(form);
-        form.reset();
+        if (!body || unchangedSince(form, body)) {
+          form.reset();
+        }
         swapLive(html, form.closest(".fighter-card") || form.closest("[id]"));
       });
     }
@@ -540,9 +560,18 @@
       label: describeForm(form),
       csrf: body.get("csrfmiddlewaretoken") || "",
     };
-    store("readwrite", function (s) { return s.add(item); }).then(function () {
+    // Emptied now, not when the phone has stored it: a player (or a robot) typing the next
+    // entry meanwhile would otherwise see it wiped, and send an empty one.
+    if (unchangedSince(form, body)) {
       form.reset();
-      showQueue();
+    }
+    store("readwrite", function (s) { return s.add(item); }).then(showQueue, function () {
+      fields.forEach(function (pair) {  // not stored: what was typed comes back
+        var field = form.elements.namedItem(pair[0]);
+        if (field && field.type !== "hidden" && "value" in field && !field.value) {
+          field.value = pair[1];
+        }
+      });
     });
   }
   function showQueue() {

@@ -170,6 +170,43 @@ def set_offline(context, page, offline: bool):
     )
 
 
+def test_what_is_typed_while_an_entry_is_on_its_way_is_kept(browser, live_server, password, table):
+    """The next note typed while the last one is still on its way (its answer held back) is not
+    wiped when that answer arrives; the form the answer belongs to is emptied only if nothing
+    was typed into it since."""
+    league, battle, url = table
+    ctx, page, errors = phone(browser, live_server, league.user(0), password)
+    held = []
+    try:
+        page.goto(url)
+        start = last_seq(page)
+        page.route(
+            f"**{url}",
+            lambda route: (
+                held.append(route) if route.request.method == "POST" else route.continue_()
+            ),
+        )
+        add_note(page, "primera")
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the note was never sent"
+        page.get_by_test_id("note-text").fill("segunda, a medias")
+        held[0].continue_()
+        page.unroute(f"**{url}")
+        expect(page.locator("#battle-live")).to_have_attribute("data-last-seq", str(start + 1))
+        expect(page.get_by_test_id("note-text")).to_have_value("segunda, a medias")
+        page.get_by_test_id("add-note").click()
+        expect(page.locator("#battle-live")).to_have_attribute("data-last-seq", str(start + 2))
+        expect(page.get_by_test_id("note-text")).to_have_value("")
+        notes = BattleLogEntry.objects.filter(battle=battle, kind="note").order_by("seq")
+        assert [n.payload["text"] for n in notes] == ["primera", "segunda, a medias"]
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
 def test_two_phones_one_offline_end_with_the_same_log(browser, live_server, password, table):
     league, battle, url = table
     b = league.warband(1)
