@@ -63,7 +63,11 @@ def test_a_player_sees_his_warband_his_battle_to_report_and_his_campaign(league)
     assert warband.name in html and f"{warband.treasury} co" in html
     assert 'data-testid="advances-due"><span class="badge">2</span> advances due' in html
     assert 'data-testid="task-report"' in html
-    assert reverse("battle-report", args=[battle.pk]) in html
+    # The battle is played at the table (the report fills itself); by hand is the other way.
+    play = html.index('data-testid="task-play"')
+    assert html.index(reverse("battle-log", args=[battle.pk])) < play
+    assert "Play it at the table" in html and "or report it by hand" in html
+    assert reverse("battle-report", args=[battle.pk]) in html[play:]
     assert league.warband(1).name in html  # the opponent is named
     assert league.campaign.name in html
     assert "Round 1 is being played." in html
