@@ -33,7 +33,6 @@ from ..models import (
     ContentPack,
     Equipment,
     FighterType,
-    HiredSword,
     PackVersion,
     Warband,
     WarbandType,
@@ -346,13 +345,10 @@ def _buy_stash(warband: Warband, version, slugs: list[str], report: ChatReport) 
 def _hire_sword(warband: Warband, version, row: dict[str, str], report: ChatReport) -> None:
     """Hire the hired sword of a text's row (matched by its type's slug, else by name) at the
     pack's fee; what fails is a line of the report."""
-    swords = HiredSword.objects.filter(fighter_type__pack_version=version).select_related(
-        "fighter_type"
+    fighter_type, how = _match(
+        FighterType, version, row["type"], row["name"], report, hired_sword__isnull=False
     )
-    wanted = (version and f"v{version.pk}-{row['type']}") or row["type"]
-    sword, how = swords.filter(fighter_type__slug=wanted).first(), _("by slug")
-    if sword is None:
-        sword, how = swords.filter(fighter_type__name__iexact=row["name"]).first(), _("by name")
+    sword = fighter_type.hired_sword if fighter_type is not None else None
     if sword is None:
         report.problems.append(
             _("%(name)s: the hired sword %(type)s is not in the pack.")
