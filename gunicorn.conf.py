@@ -1,15 +1,19 @@
 """Gunicorn's settings: the image's command, docker-compose, CI's smoke test and the load
 benchmark all start the site with ``gunicorn -c gunicorn.conf.py annuminas.wsgi:application``.
 
-Threaded workers (``gthread``): two processes for two cores (Python runs one thread at a time
-in a process), four threads each. A request here is mostly the CPU Django spends on it (~30 ms,
-``bench/bench_load.py``) plus a few ms waiting on PostgreSQL and Redis: the threads fill those
-waits and keep a slow request (a password check, ~0.3 s by design) from holding its process,
-where synchronous workers queued everything behind it (fifty players logging in at once timed
-out on two of them). More threads would not add CPU; they would add queueing inside a process,
-database connections (one per thread: WEB_WORKERS × WEB_THREADS per container), and logins in
-flight: allauth counts a login against the per-address failed-login limit until it succeeds, so
-more than ten at once from one address were refused (see bench/README.md).
+Threaded workers (``gthread``): four processes of two threads on a two-core box. A request
+here is mostly the CPU Django spends on it (~20 ms, ``bench/bench_load.py``) plus a few ms
+waiting on PostgreSQL and Redis. Python runs one thread at a time in a process, and a thread
+back from a query waits for the others' turn to end: with two processes of four threads
+(the former default) a 28 ms league page delayed the three requests beside it. Four processes
+leave that sharing to the operating system's scheduler, and the second thread of each keeps
+a slow request (a password check, ~0.3 s by design) from holding its process — synchronous
+workers queued everything behind it (fifty players logging in at once timed out on two).
+Fifty players on two quiet cores (bench/README.md): p95 111 ms with 4 × 2, 252–269 ms with
+2 × 4. Each process costs ~115 MB. Eight threads in all, as before: eight database connections
+per container, and at most eight logins in flight (allauth counts a login against the
+per-address failed-login limit until it succeeds, so more than ten at once from one address
+were refused).
 """
 
 import os
@@ -19,8 +23,8 @@ from gunicorn.http import wsgi
 
 bind = os.environ.get("WEB_BIND", "0.0.0.0:8000")
 worker_class = "gthread"
-workers = int(os.environ.get("WEB_WORKERS", "2"))
-threads = int(os.environ.get("WEB_THREADS", "4"))
+workers = int(os.environ.get("WEB_WORKERS", "4"))
+threads = int(os.environ.get("WEB_THREADS", "2"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 30
 keepalive = 5

@@ -82,20 +82,31 @@ def undoable(
                 params = describe(**kwargs)
                 result = service(**kwargs)
                 version = Warband.objects.values_list("version", flat=True).get(pk=warband_id)
-                UndoPoint.objects.update_or_create(
-                    warband_id=warband_id,
-                    defaults={
-                        "version_after": version,
-                        "code": name,
-                        "params": params,
-                        "snapshot": before,
-                    },
+                _keep(
+                    UndoPoint(
+                        warband_id=warband_id,
+                        version_after=version,
+                        code=name,
+                        params=params,
+                        snapshot=before,
+                    )
                 )
             return result
 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _keep(point: UndoPoint) -> None:
+    """Insert or replace the warband's one undo point in one statement (an upsert on its key:
+    ``update_or_create`` spent a savepoint, a read and a write on every roster change)."""
+    UndoPoint.objects.bulk_create(
+        [point],
+        update_conflicts=True,
+        unique_fields=["warband"],
+        update_fields=["version_after", "code", "params", "snapshot", "created_at"],
+    )
 
 
 def undo_offer(warband: Warband) -> UndoPoint | None:
