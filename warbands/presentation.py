@@ -174,7 +174,8 @@ def decorate_sheet(warband: Warband) -> Warband:
 def sheet_sources(warband: Warband) -> list[tuple[str, str]]:
     """The credit notes ("Annúminas v3.0, p. 62") the warband's pack version gives its type,
     its warriors' types and their items, as (name, note), each once; none for the default
-    catalogue. Reads the version already loaded with the sheet: no query."""
+    catalogue. Reads the version already loaded with the sheet (``annotate_sheet``): no query.
+    The page, the print view, the PDF and the API's ``/sheet/`` all show them."""
     version = warband.warband_type.pack_version
     document = version.document if version is not None else None
     if not isinstance(document, dict):
@@ -194,7 +195,7 @@ def sheet_sources(warband: Warband) -> list[tuple[str, str]]:
     for holder in [*warband.heroes, *warband.group_list]:
         kind = holder.fighter_type
         note(("fighter", kind.pk), kind.display_name, fighters.get(kind.local_slug))
-        items += holder.items
+        items += holder.equipment.all()  # prefetched with the sheet
     for item in items:
         if item.equipment.pack_version_id == version.pk:
             row = equipment.get(item.equipment.local_slug)

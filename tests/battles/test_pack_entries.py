@@ -436,6 +436,22 @@ def test_the_sheet_shows_the_credit_of_its_types_and_items(pack, organiser, clie
     assert 'data-testid="sheet-sources"' in page and "<small>Sources</small>" in page
     assert "Jefe cazador: Liga del Norte, p. 7" in page
     assert "Lanza larga: Annúminas v3.0, p. 62" in page
+    # The paper sheet (print view and PDF) and the API's sheet carry them too.
+    printed = client.get(f"/warbands/{warband.pk}/print/").content.decode()
+    assert 'data-testid="print-sources"' in printed
+    assert "Jefe cazador: Liga del Norte, p. 7 · Lanza larga: Annúminas v3.0, p. 62" in printed
+    assert f"{pack.name} v{version.number}" in printed
+    sheet = api_for(player).get(f"/api/v1/warbands/{warband.pk}/sheet/").json()
+    assert sheet["pack"] == {
+        "slug": pack.slug,
+        "name": pack.name,
+        "version": version.number,
+        "credit": pack.credit or "",
+    }
+    assert sheet["sources"] == [
+        {"name": "Jefe cazador", "credit": "Liga del Norte, p. 7"},
+        {"name": "Lanza larga", "credit": "Annúminas v3.0, p. 62"},
+    ]
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     assert "<small>Fuentes</small>" in client.get(f"/warbands/{warband.pk}/").content.decode()
 

@@ -24,6 +24,7 @@ from ..models import (
     Warband,
     WarbandType,
 )
+from ..presentation import sheet_sources
 from ..services.undo import undo_offer, undo_point_text
 
 
@@ -390,8 +391,27 @@ class HenchmanGroupSerializer(RosterHolderSerializer):
         ]
 
 
+class SheetPackSerializer(serializers.Serializer):
+    slug = serializers.CharField(help_text=_("The content pack the warband's type comes from."))
+    name = serializers.CharField()
+    version = serializers.IntegerField(help_text=_("The published version it was built with."))
+    credit = serializers.CharField(help_text=_("The pack's credit note; may be empty."))
+
+
+class SheetSourceSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text=_("A warband type, warrior type or item, by name."))
+    credit = serializers.CharField(help_text=_('Its source note, e.g. "Annúminas v3.0, p. 62".'))
+
+
 class SheetSerializer(WarbandSerializer):
     """The whole roster in one response."""
+
+    pack = serializers.SerializerMethodField(
+        help_text=_("The content pack version of the warband's type; null: the default catalogue.")
+    )
+    sources = serializers.SerializerMethodField(
+        help_text=_("The pack's credit notes for the type, the warriors and the items, each once.")
+    )
 
     heroes = FighterSerializer(source="heroes_all", many=True, read_only=True)
     groups = HenchmanGroupSerializer(source="group_list", many=True, read_only=True)
@@ -413,7 +433,26 @@ class SheetSerializer(WarbandSerializer):
             "heroes",
             "groups",
             "stash",
+            "pack",
+            "sources",
         ]
+
+    @extend_schema_field(SheetPackSerializer(allow_null=True))
+    def get_pack(self, obj) -> dict | None:
+        version = obj.warband_type.pack_version
+        if version is None:
+            return None
+        pack = obj.warband_type.pack
+        return {
+            "slug": pack.slug,
+            "name": pack.name,
+            "version": version.number,
+            "credit": pack.credit or "",
+        }
+
+    @extend_schema_field(SheetSourceSerializer(many=True))
+    def get_sources(self, obj) -> list[dict]:
+        return [{"name": name, "credit": credit} for name, credit in sheet_sources(obj)]
 
 
 class LedgerEntrySerializer(serializers.ModelSerializer):
