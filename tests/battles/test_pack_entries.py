@@ -133,19 +133,74 @@ def test_the_form_is_the_sections_declared_keys(pack):
     ]
 
 
-def test_editing_keeps_what_the_form_does_not_show(pack, organiser):
-    """An item's own price in a list and the nested fighter types survive an edit."""
-    _form, _slug, report = save(
-        pack,
-        organiser,
-        "equipment_lists",
-        {"name": "Equipo nuevo", "items": ["daga", "arco"], "credit": "p. 4"},
-        entry="equipo-cazadores",
+def test_a_lists_own_prices_are_shown_and_edited(pack, organiser):
+    """The list's prices are a field of its form, prefilled with the ones it has: an edit that
+    leaves it as shown keeps them, one that changes it changes them."""
+    rows = selectors.entries_of(draft(pack), "equipment_lists", "")
+    shown = EntryForm(
+        kind="equipment_lists", document=draft(pack), row=rows["equipo-cazadores"], new=False
     )
+    assert shown.initial["item_prices"] == "arco: 8"
+    assert shown.initial["items"] == ["daga", "espada", "arco"]
+    typed = {"name": "Equipo nuevo", "items": ["daga", "arco"], "credit": "p. 4"}
+    _form, _slug, report = save(
+        pack, organiser, "equipment_lists", {**typed, "item_prices": "arco: 8"},
+        entry="equipo-cazadores",
+    )  # fmt: skip
     assert report.ok, report.refused
     row = draft(pack)["equipment_lists"]["equipo-cazadores"]
     assert row["items"] == ["daga", {"arco": {"cost": 8}}]
     assert row["name"] == "Equipo nuevo" and row["credit"] == "p. 4"
+    prices = "daga: 1\narco: {cost: 12, common: true}"
+    _form, _slug, report = save(
+        pack, organiser, "equipment_lists", {**typed, "item_prices": prices},
+        entry="equipo-cazadores",
+    )  # fmt: skip
+    assert report.ok, report.refused
+    row = draft(pack)["equipment_lists"]["equipo-cazadores"]
+    assert row["items"] == [{"daga": {"cost": 1}}, {"arco": {"cost": 12, "common": True}}]
+    _form, _slug, report = save(
+        pack, organiser, "equipment_lists", {**typed, "item_prices": ""},
+        entry="equipo-cazadores",
+    )  # fmt: skip
+    assert draft(pack)["equipment_lists"]["equipo-cazadores"]["items"] == ["daga", "arco"]
+
+
+@pytest.mark.parametrize(
+    ("prices", "error"),
+    [
+        ("espada: 10", "Priced but not ticked in the list: espada."),
+        ("- daga", 'One item a line, its slug then its price: "espada: 10".'),
+    ],
+)
+def test_a_price_for_an_item_not_in_the_list_is_refused_by_the_form(pack, prices, error):
+    rows = selectors.entries_of(draft(pack), "equipment_lists", "")
+    data = {"name": "Equipo", "items": ["daga"], "item_prices": prices}
+    form = EntryForm(
+        data,
+        kind="equipment_lists",
+        document=draft(pack),
+        row=rows["equipo-cazadores"],
+        new=False,
+    )
+    assert not form.is_valid()
+    assert form.errors["item_prices"] == [error]
+
+
+def test_a_price_that_is_no_number_is_the_checks_to_refuse(pack, organiser):
+    _form, _slug, report = save(
+        pack, organiser, "equipment_lists",
+        {"name": "Equipo", "items": ["daga"], "item_prices": "daga: mucho"},
+        entry="equipo-cazadores", apply=False,
+    )  # fmt: skip
+    assert not report.ok
+    assert any("equipo-cazadores" in line and "items" in line for line in report.refused)
+    unchanged = draft(pack)["equipment_lists"]["equipo-cazadores"]["items"]
+    assert unchanged == ["daga", "espada", {"arco": {"cost": 8}}]
+
+
+def test_editing_keeps_what_the_form_does_not_show(pack, organiser):
+    """The nested fighter types survive an edit of their warband type."""
     _form, _slug, report = save(
         pack,
         organiser,

@@ -23,6 +23,8 @@ from .document import BOUNDS, ENTRY_LABELS, KEYS, LANGUAGES, NESTED, SLUG_MAX_LE
 from .files import yaml_read, yaml_write
 from .forms import PROFILE_HELP
 
+PRICES = "item_prices"  # an equipment list's own prices: a form field, not a key of the entry
+
 # Each key's place in the form, the Spanish name first.
 ORDER = (
     "name",
@@ -174,6 +176,17 @@ class EntryForm(forms.Form):
                 )
         for key in entry_keys(kind):
             self.fields[key] = self._field(key, document)
+            if key == "items":
+                self.fields[PRICES] = forms.CharField(
+                    label=_("Prices in this list"),
+                    required=False,
+                    widget=forms.Textarea(attrs={"rows": 3}),
+                    help_text=_(
+                        "Optional, one item a line: its slug and its price in this list, e.g. "
+                        '"espada: 10"; "arco: {cost: 10, common: true}" also makes it common. '
+                        "An item not named costs its own price."
+                    ),
+                )
             if key in ("name", "description"):
                 for language in LANGUAGES:
                     self.fields[f"{language}_{key}"] = forms.CharField(
@@ -250,12 +263,30 @@ class EntryForm(forms.Form):
                 initial[key] = yaml_write(value).strip() if value else ""
             else:
                 initial[key] = value
+        if "items" in entry_keys(self.kind) and (prices := _list_prices(row.get("items"))):
+            initial[PRICES] = yaml_write(prices).strip()
         for language in LANGUAGES:
             block = row.get(language) if isinstance(row.get(language), dict) else {}
             for key in ("name", "description"):
                 if block.get(key):
                     initial[f"{language}_{key}"] = block[key]
         return initial
+
+    def clean_item_prices(self) -> dict[str, Any]:
+        text = (self.cleaned_data.get(PRICES) or "").strip()
+        if not text:
+            return {}
+        prices = _mapping(text)
+        if not isinstance(prices, dict) or not all(isinstance(k, str) for k in prices):
+            raise ValidationError(_('One item a line, its slug then its price: "espada: 10".'))
+        chosen = set(self.cleaned_data.get("items") or ())  # cleaned just before this field
+        if stray := sorted(set(prices) - chosen):
+            raise ValidationError(
+                _("Priced but not ticked in the list: %(items)s.") % {"items": ", ".join(stray)}
+            )
+        return {
+            k: v if isinstance(v, dict) else {"cost": _number(str(v))} for k, v in prices.items()
+        }
 
     # What was typed, as the document's entry -------------------------------------------------
     def slug(self, fixed: str = "") -> str:
@@ -266,7 +297,7 @@ class EntryForm(forms.Form):
 
     def entry(self) -> dict[str, Any]:
         """The entry as typed, over the one it edits: keys the form does not show (the nested
-        entries, an item's cost in a list, a translated strength) are kept."""
+        entries, a translated strength) are kept; a list's items carry the prices typed."""
         data, row = self.cleaned_data, dict(self.row)
         for key in entry_keys(self.kind):
             shape, value = key_type(self.kind, key), data.get(key)
@@ -284,12 +315,8 @@ class EntryForm(forms.Form):
             elif shape[0] == "mapping":
                 row[key] = _mapping(value)
             elif key == "items":
-                kept = {
-                    next(iter(v)): v
-                    for v in self.row.get("items") or []
-                    if isinstance(v, dict) and len(v) == 1
-                }
-                row[key] = [kept.get(slug, slug) for slug in value]
+                prices = data.get(PRICES) or {}
+                row[key] = [{slug: prices[slug]} if slug in prices else slug for slug in value]
             elif shape[0] in ("text", "long", "profile"):
                 row[key] = value.strip()
             else:
@@ -326,6 +353,20 @@ def _number(value: str) -> int | str:
         return int(str(value).strip())
     except ValueError:
         return str(value)  # the check says what a number must be
+
+
+def _list_prices(items: Any) -> dict[str, Any]:
+    """An equipment list's own prices, ``{slug: cost}`` (or ``{slug: {cost, common}}`` when it
+    says more than the cost), as its form shows them."""
+    prices: dict[str, Any] = {}
+    for entry in items if isinstance(items, list) else []:
+        if isinstance(entry, dict) and len(entry) == 1:
+            ((slug, options),) = entry.items()
+            if isinstance(options, dict) and set(options) == {"cost"}:
+                prices[slug] = options["cost"]
+            elif options:
+                prices[slug] = options
+    return prices
 
 
 def _mapping(value: str) -> Any:
