@@ -14,8 +14,8 @@ from tests.battles.test_postbattle import fight, leader, out_of_action
 from warbands import services as warband_services
 from warbands.models import EquipmentItem, LedgerEntry, PackVersion, WarbandType
 from warbands.packs import services as packs
-from warbands.packs.document import document_check
-from warbands.packs.files import yaml_read, yaml_write
+from warbands.packs.document import SECTIONS, document_check
+from warbands.packs.files import pack_yaml, yaml_read, yaml_write
 
 from .test_postbattle import resolve  # noqa: F401 - the fixture
 
@@ -158,6 +158,32 @@ def test_broken_or_malicious_files_get_a_report_and_change_nothing(organiser, te
     assert not report.ok
     assert any(expected in line for line in report.refused), report.refused
     assert pack.versions.get().document == {}
+
+
+def test_the_exported_file_reads_in_order_whatever_order_the_document_came_back_in(organiser):
+    """PostgreSQL's jsonb hands keys back by length: the file puts sections in the format's
+    order, entries by role then name, keys as the forms show them — and reads back the same."""
+    pack, version = published_pack(organiser)
+
+    def shuffled(value):
+        if isinstance(value, dict):
+            return {k: shuffled(value[k]) for k in sorted(value, key=lambda k: (len(k), k))}
+        return value
+
+    text = pack_yaml(shuffled(version.document))
+    assert yaml_read(text) == TROLL_HUNTERS
+    lines = text.splitlines()
+    sections = [line[:-1] for line in lines if line and not line.startswith(" ")]
+    assert sections == [s for s in SECTIONS if s in TROLL_HUNTERS]
+    kind = "  cazadores-de-trolls:"
+    fighters = lines.index("    fighter_types:", lines.index(kind))
+    first = lines[fighters + 1].strip().rstrip(":")
+    assert (
+        TROLL_HUNTERS["warband_types"]["cazadores-de-trolls"]["fighter_types"][first]["role"]
+        == "leader"
+    )
+    entry = lines[lines.index(kind) + 1 :]
+    assert entry[0].strip().startswith("name:")
 
 
 def test_round_trip_is_exact_and_the_dry_run_lists_what_changes(organiser):

@@ -22,45 +22,12 @@ from ..models import Equipment, EquipmentList, FighterType, Race, SkillList, War
 from .document import BOUNDS, ENTRY_LABELS, KEYS, LANGUAGES, NESTED, SLUG_MAX_LENGTH, key_type
 from .files import yaml_read, yaml_write
 from .forms import PROFILE_HELP
+from .order import KEY_ORDER
 
 PRICES = "item_prices"  # an equipment list's own prices: a form field, not a key of the entry
 
-# Each key's place in the form, the Spanish name first.
-ORDER = (
-    "name",
-    "description",
-    "kind",
-    "role",
-    "race",
-    "cost",
-    "cost_dice",
-    "upkeep",
-    "rating",
-    "rarity",
-    "max",
-    "group",
-    "xp",
-    "starting_treasury",
-    "min_size",
-    "max_size",
-    "max_heroes",
-    "profile",
-    "range_cm",
-    "strength",
-    "save",
-    "two_handed",
-    "large",
-    "experience",
-    "playable",
-    "rules",
-    "skills",
-    "equipment",
-    "items",
-    "may_hire",
-    "may_not_hire",
-    "effects",
-    "credit",
-)
+# Each key's place in the form, the Spanish name first (the document's order).
+ORDER = tuple(k for k in KEY_ORDER if k not in ("slug", "en", "version", "settings"))
 LABELS = {
     "name": _("Name (Spanish)"),
     "description": _("Description"),

@@ -11,7 +11,17 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from .document import ENTRY_LABELS, ENTRY_SECTIONS, Known, Problem, document_check, no_known
+from .document import (
+    ENTRY_LABELS,
+    ENTRY_SECTIONS,
+    NESTED,
+    SECTIONS,
+    Known,
+    Problem,
+    document_check,
+    no_known,
+)
+from .order import entry_rank, keys_in_order
 
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 8
@@ -87,6 +97,46 @@ def yaml_read(text: str | bytes) -> Any:
 def yaml_write(document: dict[str, Any]) -> str:
     """The document as one YAML file; ``yaml_read`` of it gives the document back."""
     return yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=100)
+
+
+def pack_yaml(document: dict[str, Any]) -> str:
+    """The pack file a person reads: sections in the format's order, each section's entries by
+    role then name (``entry_rank``), each entry's keys in the forms' order — whatever order
+    the stored document came back in (PostgreSQL's jsonb keeps none). Reading it gives the
+    same document."""
+    return yaml_write(_in_order(document))
+
+
+def _entries_in_order(kind: str, rows: Any) -> Any:
+    if not isinstance(rows, dict):
+        return rows
+    nested = {key: child for child, (parent, key) in NESTED.items() if parent == kind}
+    ordered = {}
+    for slug in sorted(rows, key=lambda slug: entry_rank(slug, rows[slug])):
+        row = rows[slug]
+        if isinstance(row, dict):
+            row = keys_in_order(row)
+            for key, child in nested.items():
+                if key in row:
+                    row[key] = _entries_in_order(child, row[key])
+        ordered[slug] = row
+    return ordered
+
+
+def _in_order(document: Any) -> Any:
+    if not isinstance(document, dict):
+        return document
+    place = {section: n for n, section in enumerate(SECTIONS)}
+    ordered = {}
+    for section in sorted(document, key=lambda k: (place.get(k, len(place)), str(k))):
+        rows = document[section]
+        if section == "pack" and isinstance(rows, dict):
+            ordered[section] = keys_in_order(rows)
+        elif section in ENTRY_SECTIONS:
+            ordered[section] = _entries_in_order(section, rows)
+        else:
+            ordered[section] = rows
+    return ordered
 
 
 @dataclass

@@ -20,6 +20,7 @@ from ..models import (
     WarbandType,
 )
 from .document import ENTRY_LABELS, ENTRY_SECTIONS, NESTED, key_type
+from .order import entry_rank
 
 
 def packs_listed(*, user=None):
@@ -109,9 +110,6 @@ def entries_of(document: dict, kind: str, parent: str = "") -> dict | None:
     return rows if isinstance(rows, dict) else {}
 
 
-ROLE_RANK = {"leader": 0, "hero": 1, "henchman": 2}
-
-
 def section_rows(kind: str, rows) -> dict:
     """One section of the draft as the pack page lists it: its name, and each entry's slug,
     name, credit and a short summary."""
@@ -129,11 +127,10 @@ def section_rows(kind: str, rows) -> dict:
                 "name": str(row.get("name") or slug),
                 "credit": row.get("credit", ""),
                 "facts": " · ".join(facts),
-                "rank": ROLE_RANK.get(row.get("role"), len(ROLE_RANK)),
+                "rank": entry_rank(slug, row),
             }
         )
-    # By role (a warband's leader first), then by name: PostgreSQL's jsonb keeps no key order.
-    entries.sort(key=lambda entry: (entry["rank"], entry["name"].casefold(), entry["slug"]))
+    entries.sort(key=lambda entry: entry["rank"])
     return {"kind": kind, "label": KIND_MODELS[kind]._meta.verbose_name_plural, "rows": entries}
 
 

@@ -22,7 +22,7 @@ from ..models import ContentPack, Equipment, PackVersion, Race, Warband
 from . import chat, selectors, services
 from .document import ENTRY_LABELS, NESTED
 from .entries import EntryForm
-from .files import compare, yaml_write
+from .files import compare, pack_yaml
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
 from .known import known_default
 
@@ -448,7 +448,7 @@ def pack_version_yaml(request, slug: str, number: int):
     if not version.is_published and not services.may_edit(pack, request.user):
         raise Http404
     response = HttpResponse(
-        yaml_write(version.document), content_type="application/yaml; charset=utf-8"
+        pack_yaml(version.document), content_type="application/yaml; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{pack.slug}-v{number}.yaml"'
     return response
