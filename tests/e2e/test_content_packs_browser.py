@@ -101,6 +101,27 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     assert sideways_scroll(page) is None
     page.screenshot(path=f"{SHOTS}/packs-entry-dry-run-390.png", full_page=True)
     page.get_by_test_id("entry-save").click()
+    # The list's own prices: one field beside the ticked items; a price for an item that is
+    # not ticked is refused there.
+    page.get_by_test_id("pack-section-equipment_lists").locator("summary").click()
+    page.get_by_test_id("pack-section-equipment_lists").get_by_test_id(
+        "pack-entry-edit"
+    ).first.click()
+    form = page.get_by_test_id("entry-form")
+    form.locator("textarea[name=item_prices]").fill("espada: 8\nlanza-de-caza: 7")
+    page.get_by_test_id("entry-dry-run").click()
+    expect(page.get_by_test_id("entry-form").locator(".field-error")).to_contain_text(
+        "lanza-de-caza"
+    )
+    form = page.get_by_test_id("entry-form")
+    form.locator("textarea[name=item_prices]").fill("espada: 8")
+    assert sideways_scroll(page) is None
+    assert axe_violations(page) == []
+    page.screenshot(path=f"{SHOTS}/packs-entry-list-390.png", full_page=True)
+    page.set_viewport_size(LAPTOP)
+    page.screenshot(path=f"{SHOTS}/packs-entry-list-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.get_by_test_id("entry-save").click()
     page.get_by_test_id("pack-section-warband_types").locator("summary").click()
     page.locator("[data-slug=cazadores-de-trolls]").get_by_test_id("pack-entry-edit").click()
     expect(page.get_by_test_id("entry-children")).to_contain_text("Jefe cazador")
@@ -149,6 +170,8 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
     version = ContentPack.objects.get(name="Liga del Norte").versions.get(number=2)
     document = version.document
     assert document["equipment"]["lanza-de-caza"]["cost"] == 11
+    (own_list,) = document["equipment_lists"].values()
+    assert {"espada": {"cost": 8}} in own_list["items"]
     leader = document["warband_types"]["cazadores-de-trolls"]["fighter_types"]
     assert leader["cazadores-de-trolls-jefe"]["profile"] == "10 4 4 3 3 1 5 1 8"
     assert campaign.pack_version == version
@@ -177,6 +200,13 @@ def test_an_organiser_builds_a_pack_and_a_player_plays_it(page, login, make_user
         "Jefe cazador: Liga del Norte, p. 5"
     )
     page.screenshot(path=f"{SHOTS}/packs-sheet-sources-390.png", full_page=True)
+    page.goto(f"/warbands/{Warband.objects.get(name='Los de Fornost').pk}/print/")
+    expect(page.get_by_test_id("print-pack")).to_contain_text("Liga del Norte v2")
+    expect(page.get_by_test_id("print-sources")).to_contain_text(
+        "Jefe cazador: Liga del Norte, p. 5"
+    )
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-print-sources-390.png", full_page=True)
 
     page.goto(f"/campaigns/join/?code={campaign.join_code}")
     page.fill("input[name=join_code]", campaign.join_code)
