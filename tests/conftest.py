@@ -29,6 +29,29 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 # makes and every login, was a large share of the suite's time); production keeps Django's.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+
+def _static_files_scanned_once() -> None:
+    """WhiteNoise lists every static file (~190, a stat and headers each) whenever Django
+    builds its middleware, and the test client builds the middleware for every client a test
+    makes: ~50 ms a client, a tenth of the suite's time. A deployment builds it once per
+    process; here the first scan is kept for the test process and handed to the next ones."""
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    scan = WhiteNoiseMiddleware.add_files_from_finders
+    found: dict = {}
+
+    def once(self) -> None:
+        if not found:
+            scan(self)
+            found.update(self.files)
+        else:
+            self.files.update(found)
+
+    WhiteNoiseMiddleware.add_files_from_finders = once
+
+
+_static_files_scanned_once()
+
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER:
     from annuminas.celery import app as _celery_app
