@@ -16,6 +16,7 @@ from warbands.models import EquipmentItem, LedgerEntry, PackVersion, WarbandType
 from warbands.packs import services as packs
 from warbands.packs.document import SECTIONS, document_check
 from warbands.packs.files import pack_yaml, yaml_read, yaml_write
+from warbands.packs.known import known_default
 
 from .test_postbattle import resolve  # noqa: F401 - the fixture
 
@@ -80,6 +81,16 @@ def published_pack(organiser, document=TROLL_HUNTERS, **extra):
 
 def test_default_pack_passes_the_check(league_content):
     assert document_check(packs.default_document()) == []
+
+
+def test_checking_a_copy_of_the_default_pack_reads_the_catalogue_once_per_section(
+    league_content, django_assert_max_num_queries
+):
+    """A pack copied from the default one points at the default catalogue thousands of times;
+    the check reads each section's slugs and the races' maxima once, not once a reference."""
+    document = packs.default_document()
+    with django_assert_max_num_queries(8):
+        assert document_check(document, known=known_default()) == []
 
 
 @pytest.mark.parametrize(

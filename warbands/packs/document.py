@@ -525,7 +525,8 @@ class _Checker:
         return maxima(race) if maxima else None
 
     def refer(self, section, slug, key, targets: Iterable[str], where: str, *, label="") -> None:
-        missing = [t for t in targets if t not in self.available(where)]
+        available = self.available(where)
+        missing = [t for t in targets if t not in available]
         if missing:
             self.add(
                 section,
