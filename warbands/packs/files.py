@@ -11,6 +11,7 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from ..content_loader import SAFE_LOADER
 from .document import (
     ENTRY_LABELS,
     ENTRY_SECTIONS,
@@ -28,8 +29,9 @@ MAX_DEPTH = 8
 MAX_NODES = 100_000
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """Safe YAML whose mappings refuse a key given twice (a duplicate slug)."""
+class _StrictLoader(SAFE_LOADER):  # type: ignore[misc,valid-type]
+    """Safe YAML whose mappings refuse a key given twice (a duplicate slug); libyaml's loader
+    where PyYAML has it."""
 
 
 def _mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
@@ -70,7 +72,7 @@ def yaml_read(text: str | bytes) -> Any:
         raise ValidationError(_("The file holds a NUL character."))
     depth = nodes = 0
     try:
-        for event in yaml.parse(source, Loader=yaml.SafeLoader):
+        for event in yaml.parse(source, Loader=SAFE_LOADER):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise ValidationError(_("Anchors and aliases (& and *) are not allowed."))
             if getattr(event, "tag", None) is not None:
