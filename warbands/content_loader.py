@@ -89,7 +89,7 @@ def pack_files(path: Path) -> tuple[list[tuple[str, bytes]], str]:
 
 
 # libyaml's safe loader where PyYAML was built with it (the wheels are): the same documents,
-# read about ten times faster than the pure-Python one (the default pack: ~0.5 s → ~0.05 s).
+# read about ten times faster than the pure-Python one (the default pack's files: 0.16 s → 0.017 s).
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
