@@ -11,7 +11,7 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from .document import ENTRY_LABELS, ENTRY_SECTIONS, Known, Problem, document_check, no_known
+from .document import ENTRY_LABELS, REPORTED_SECTIONS, Known, Problem, document_check, no_known
 
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 8
@@ -133,7 +133,7 @@ def compare(document: Any, *, current: dict[str, Any], known: Known = no_known) 
     report = DryRun(document, problems=document_check(document, known=known))
     if not isinstance(document, dict):
         return report
-    for section in ENTRY_SECTIONS:
+    for section in REPORTED_SECTIONS:
         rows = document.get(section)
         before = current.get(section) or {}
         label = ENTRY_LABELS[section]
