@@ -341,6 +341,15 @@ def _coverage_problems(name: str, rows: list[Any]) -> list[TableProblem]:
         lowest = min(span[0] for span in spans)
         if lowest > 1:
             problems.append(TableProblem(name, 0, "", _("no row starts at 1 or below")))
+        gaps = [
+            f"{high + 1}-{low - 1}" if low - 1 > high + 1 else str(high + 1)
+            for (_low, high, _row), (low, _high, _next) in zip(spans, spans[1:], strict=False)
+            if high is not None and low > high + 1
+        ]
+        if gaps:
+            problems.append(
+                TableProblem(name, 0, "", _("no row for %(values)s"), {"values": ", ".join(gaps)})
+            )
         if spans[-1][1] is not None:
             problems.append(
                 TableProblem(

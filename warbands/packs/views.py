@@ -122,6 +122,7 @@ def _detail_context(request, pack: ContentPack, **extra):
     editable = services.may_edit(pack, request.user)
     shown = published[0] if published else draft
     document = (draft or shown).document if (draft or shown) else {}
+    next_document = services.draft_document(pack, draft) if editable else {}
     context = {
         "pack": pack,
         "versions": versions,
@@ -143,17 +144,14 @@ def _detail_context(request, pack: ContentPack, **extra):
         if editable
         else [],
         "draft_sections": [
-            _with_urls(pack, rows)
-            for rows in selectors.draft_sections(services.draft_document(pack, draft))
+            _with_urls(pack, rows) for rows in selectors.draft_sections(next_document)
         ]
         if editable
         else [],
         # The campaign tables: the version shown sets some (or none: the defaults); its author
         # edits the draft's, one page each (the default pack plays by the engine's).
         "shown_tables": selectors.tables_named(shown.document) if shown else [],
-        "draft_tables": selectors.draft_tables(services.draft_document(pack, draft))
-        if editable and pack.owner_id
-        else [],
+        "draft_tables": selectors.draft_tables(next_document) if editable and pack.owner_id else [],
         "publish_preview": compare(
             draft.document, current=published[0].document, known=known_default()
         )
