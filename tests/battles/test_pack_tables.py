@@ -229,7 +229,8 @@ def test_a_heros_injury_is_rolled_on_the_packs_table(organiser, resolve):  # noq
     _pack, version = published(organiser, tables={"hero_injuries": EVERY_ROLL_HARDENS})
     league = _league_on(organiser, version)
     victim = _injured_leader(league, resolve)
-    assert victim.injuries == ["hardened"]
+    assert [injury["code"] for injury in victim.injuries] == ["hardened"]
+    assert "immune-fear" in victim.special_rules
 
 
 def test_the_campaigns_own_table_wins_over_the_packs(organiser, resolve):  # noqa: F811
