@@ -85,8 +85,33 @@ def yaml_read(text: str | bytes) -> Any:
 
 
 def yaml_write(document: dict[str, Any]) -> str:
-    """The document as one YAML file; ``yaml_read`` of it gives the document back."""
+    """The document as one YAML file; ``yaml_read`` of it gives the document back (the campaign
+    tables' rows with their keys in the rules' order)."""
+    tables = document.get("tables") if isinstance(document, dict) else None
+    if isinstance(tables, dict):
+        document = {**document, "tables": {k: in_rules_order(v) for k, v in tables.items()}}
     return yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=100)
+
+
+# A table row's keys in the order the rules write them (PostgreSQL's jsonb keeps no key order).
+ROW_ORDER = ("min", "max", "result", "options", "name", "attacker_defender")
+
+
+def in_rules_order(rows: Any) -> Any:
+    """A campaign table with each row's keys in the rules' order, a mapping's keys by their
+    number (the finds' prices) or length (the thresholds: hero, then henchman)."""
+
+    def rank(key: Any) -> tuple:
+        return (ROW_ORDER.index(key) if key in ROW_ORDER else len(ROW_ORDER), str(key))
+
+    if isinstance(rows, list):
+        return [
+            {key: row[key] for key in sorted(row, key=rank)} if isinstance(row, dict) else row
+            for row in rows
+        ]
+    if isinstance(rows, dict):
+        return {key: rows[key] for key in sorted(rows, key=lambda k: (len(str(k)), str(k)))}
+    return rows
 
 
 @dataclass

@@ -24,7 +24,7 @@ from ..campaign_tables import table_label
 from ..models import ContentPack, PackVersion
 from . import services
 from .document import TABLES
-from .files import yaml_read
+from .files import in_rules_order, yaml_read
 
 # What each table's rows hold, beside the field.
 HINTS = {
@@ -57,29 +57,15 @@ HINTS = {
 }
 
 
-# A row's keys in the order the rules write them (PostgreSQL's jsonb keeps no key order).
-ROW_ORDER = ("min", "max", "result", "options", "name", "attacker_defender")
-
-
-def _in_order(rows):
-    def rank(key) -> tuple:
-        return (ROW_ORDER.index(key) if key in ROW_ORDER else len(ROW_ORDER), str(key))
-
-    if isinstance(rows, list):
-        return [
-            {key: row[key] for key in sorted(row, key=rank)} if isinstance(row, dict) else row
-            for row in rows
-        ]
-    if isinstance(rows, dict):  # the finds' prices by their number, the thresholds
-        return {key: rows[key] for key in sorted(rows, key=lambda k: (len(str(k)), str(k)))}
-    return rows
-
-
 def table_text(rows) -> str:
     """A table's rows as YAML, a row a line where it fits, its keys in the rules' order
     (``yaml_read`` gives the rows back)."""
     return yaml.safe_dump(
-        _in_order(rows), allow_unicode=True, sort_keys=False, default_flow_style=None, width=100
+        in_rules_order(rows),
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=None,
+        width=100,
     )
 
 
