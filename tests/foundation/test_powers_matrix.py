@@ -281,8 +281,8 @@ def _campaign_form(campaign: Campaign, **changes) -> dict:
     return form
 
 
-HOUSE_TABLES = {"exploration": [{"min": 1, "max": 6, "result": "nada"}]}
-HOUSE_TABLES_JSON = '{"exploration": [{"min": 1, "max": 6, "result": "nada"}]}'
+HOUSE_TABLES = {"exploration": [{"min": 1, "max": None, "result": 1}]}
+HOUSE_TABLES_JSON = '{"exploration": [{"min": 1, "max": null, "result": 1}]}'
 CHANGES_A = {"organiser_a", "staff_organiser_a", "superuser"}
 
 
