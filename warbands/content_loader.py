@@ -151,6 +151,13 @@ def content_pack_load(*, path: Path = DEFAULT_PACK_PATH, force: bool = False) ->
     problems = document_check(data, known=known_default())
     if problems:
         raise ValidationError([str(problem) for problem in problems])
+    if data.get("tables"):  # checked above, as any pack's; the default catalogue's are the engine's
+        raise ValidationError(
+            _(
+                "The default pack plays by the rules engine's tables; a league's own tables go "
+                "in its own pack."
+            )
+        )
     pack = _pack_save(data["pack"], content_hash=content_hash, path=path)
     loader = _PackLoader(pack)
     loader.races(data.get("races") or {})

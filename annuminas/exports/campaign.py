@@ -1,6 +1,7 @@
 """A campaign as one JSON document (format ``annuminas.campaign`` version 1), for its organisers.
 
-What it holds: the campaign and its house rules, its members, the warbands that play in it as
+What it holds: the campaign and its house rules (with its pack version and the campaign tables
+in force), its members, the warbands that play in it as
 the campaign sees them (name, type, player, rating, and the warriors the battles name), its
 rounds, every battle with its report (participants, results, events, corrections), its battle
 log (setup, lineups, entries with their dice) and its post-battle runs (seed, steps and dice per
@@ -20,6 +21,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from battles.campaigns.selectors import campaign_tables
 from battles.campaigns.services import standings_compute
 from battles.models import (
     Battle,
@@ -31,7 +33,7 @@ from battles.models import (
     PostBattleResult,
     PostBattleRun,
 )
-from warbands.models import Fighter, HenchmanGroup, Warband
+from warbands.models import Fighter, HenchmanGroup, PackVersion, Warband
 
 FORMAT = "annuminas.campaign"
 FORMAT_VERSION = 1
@@ -75,7 +77,24 @@ def _campaign(campaign: Campaign) -> dict[str, Any]:
             **{name: getattr(campaign, name) for name in HOUSE_RULES},
             "allowed_warband_types": sorted(t.slug for t in campaign.allowed_warband_types.all()),
         },
+        # The content pack version it plays (None: the default catalogue), and the campaign
+        # tables in force: the version's, each replaced by the campaign's own ``tables`` entry
+        # (the tables not named are the rules engine's defaults).
+        "pack_version": _pack_version(campaign),
+        "tables_in_force": campaign_tables(campaign),
     }
+
+
+def _pack_version(campaign: Campaign) -> dict[str, Any] | None:
+    """Its pack and number (read without the version's whole document)."""
+    if campaign.pack_version_id is None:
+        return None
+    pack, number = (
+        PackVersion.objects.filter(pk=campaign.pack_version_id)
+        .values_list("pack__slug", "number")
+        .get()
+    )
+    return {"pack": pack, "number": number}
 
 
 def _warbands(warbands: dict[int, Any]) -> list[dict[str, Any]]:

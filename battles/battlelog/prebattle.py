@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from annuminas.errors import Conflict
+from battles.campaigns.selectors import campaign_tables
 from battles.common import access
 from battles.models import Battle, BattleLogEntry, BattleSetup
 from battles.models.battlelog import BattleLineup
@@ -124,7 +125,8 @@ def _underdog(
     order: Sequence[int], participants: Mapping[int, Any], tables: Mapping[str, Any]
 ) -> dict[str, int]:
     """The XP each survivor of the lower-rated warband will get, by the rating gap — from the
-    campaign's own table when its organiser set one, as the post-battle sequence grants it."""
+    table in force (the campaign's pack, its own override), as the post-battle sequence
+    grants it."""
     if len(order) != 2:
         return {}
     a, b = order
@@ -176,7 +178,7 @@ def battle_log_setup(
     payload = {
         "scenario": _scenario(battle, scenario, attacker, participants),
         "attacker": attacker,
-        "underdog": _underdog(order, participants, battle.campaign.tables or {}),
+        "underdog": _underdog(order, participants, campaign_tables(battle.campaign)),
         "optional_rules": [r for r in battle.campaign.optional_rules if r in OPTIONAL_RULE_KEYS],
         "sides": sides,
         "version": LOG_VERSION,

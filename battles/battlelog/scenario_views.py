@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from annuminas.errors import Conflict
 from battles.common.pages import organised_campaign
 
-from .scenarios import DEFAULT_SCENARIOS, campaign_scenarios_set, own_scenarios
+from .scenarios import campaign_scenarios, campaign_scenarios_set, own_scenarios
 
 BLANK_ROWS = 3
 MAX_ROWS = 60  # the house rules allow 50 scenarios; a few more rows let them say so
@@ -50,7 +50,7 @@ def campaign_scenarios_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Scenarios saved."))
             return redirect(campaign)
-    shown = rows or [dict(item) for item in DEFAULT_SCENARIOS]
+    shown = rows or campaign_scenarios(campaign)  # its pack's list, else the default one
     return render(
         request,
         "battles/log/scenarios.html",

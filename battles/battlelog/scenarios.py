@@ -2,7 +2,8 @@
 
 An organiser may give the campaign its own list under ``Campaign.tables["scenarios"]`` (items
 ``{"name": …, "attacker_defender": bool}``; :func:`campaign_scenarios_set`, the campaign's
-scenarios page); until then the battle log offers these, in the Mordheim manner. Names are the
+scenarios page), or its content pack may (its ``tables`` section); until then the battle log
+offers the engine's list (``DEFAULT_SCENARIOS``), in the Mordheim manner. Names are the
 game's words (Spanish); those that set one warband attacking and the other defending need the
 attacker named before the battle starts.
 """
@@ -17,24 +18,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from battles.campaigns import services
+from battles.campaigns.selectors import campaign_tables
 from battles.models import Campaign
-
-DEFAULT_SCENARIOS: tuple[dict[str, Any], ...] = (
-    {"name": "Escaramuza", "attacker_defender": False},
-    {"name": "Defender el hallazgo", "attacker_defender": True},
-    {"name": "Búsqueda del tesoro", "attacker_defender": False},
-    {"name": "Irrupción", "attacker_defender": True},
-    {"name": "Pelea callejera", "attacker_defender": False},
-    {"name": "Encuentro fortuito", "attacker_defender": False},
-    {"name": "Tesoro oculto", "attacker_defender": False},
-    {"name": "Ocupación", "attacker_defender": False},
-    {"name": "Ataque por sorpresa", "attacker_defender": True},
-)
+from rules.engine.campaign_tables import DEFAULT_SCENARIOS
 
 
 def campaign_scenarios(campaign: Campaign) -> list[dict[str, Any]]:
-    """The campaign's scenarios (its own list when it has one): ``{name, attacker_defender}``."""
-    own = (campaign.tables or {}).get("scenarios")
+    """The campaign's scenarios (its own list, else its pack's, else the default list):
+    ``{name, attacker_defender}``."""
+    own = campaign_tables(campaign).get("scenarios")
     if isinstance(own, list) and own:
         items = [
             {

@@ -355,7 +355,10 @@ SETTINGS: tuple[Setting, ...] = (
         Kind.TABLES,
         gettext_lazy("Campaign tables"),
         ROSTERS,
-        help=gettext_lazy("Overrides as JSON; empty: the default tables."),
+        help=gettext_lazy(
+            "Overrides as JSON, each replacing the content pack's table or the default one; "
+            "empty: the pack's tables, else the default ones."
+        ),
         default={},
         none_text=gettext_lazy("the defaults"),
         applied_by="battles.postbattle.sequence._Sequence",

@@ -4,6 +4,7 @@ the number of queries does not grow with the number of players or battles."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -11,7 +12,9 @@ from django.shortcuts import get_object_or_404
 
 from battles.common import access
 from battles.models import Battle, BattleParticipant, Campaign, Membership, Round
+from rules.engine.campaign_tables import tables_in_force
 from warbands.models import HiredSword
+from warbands.packs.selectors import version_tables
 
 # A page of a big league: its members and a round's battles are listed this many at a time.
 MEMBERS_PER_PAGE = 25
@@ -183,3 +186,12 @@ def rating_history(campaign: Campaign, warband_ids) -> tuple[list[int], dict[int
     ).values_list("warband_id", "battle__round__number", "rating_at_battle"):
         history.setdefault(warband_id, {})[number] = rating
     return numbers, history
+
+
+def campaign_tables(campaign: Campaign) -> dict[str, Any]:
+    """The campaign tables in force beyond the engine's defaults, for every reader (the
+    post-battle sequence, the underdog bonus at setup, the scenario list, the exports): its
+    pack version's tables, each replaced by the campaign's own override when it has one
+    (``Campaign.tables``, what its settings edit). One small query (the version's ``tables``
+    only) when it plays a pack version; none otherwise."""
+    return tables_in_force(version_tables(campaign.pack_version_id), campaign.tables)

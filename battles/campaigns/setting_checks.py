@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from annuminas.validation import json_check
-from battles.models import CAMPAIGN_TABLES
+from warbands.campaign_tables import tables_issues
 from warbands.models import HiredSword
 
 if TYPE_CHECKING:
@@ -27,20 +26,8 @@ if TYPE_CHECKING:
 
 # Hired swords a campaign forbids: a list of their slugs, or "all".
 ALL_HIRED_SWORDS = "all"
-# Every table override together, as JSON: the default tables in this shape are ~3 kB and nest
-# 5 deep (tables → rows → row → options → a sub-roll's pair); texts are results and names.
-TABLES_MAX_BYTES = 50_000
-TABLES_MAX_DEPTH = 6
-TABLES_MAX_STRING_LENGTH = 200
-# Campaign tables given as rows {"min", "max", "result", …} (the engine's own shape).
-ROW_TABLES = (
-    "hero_injuries",
-    "henchman_injuries",
-    "hero_advances",
-    "henchman_advances",
-    "underdog_bonus",
-    "exploration",
-)
+# A campaign's tables: at most this many problems are named at once.
+TABLES_SHOWN = 5
 
 
 # --- the roster, as the house rules read it ----------------------------------------------------
@@ -229,75 +216,16 @@ def hired_swords_clean(setting: Setting, value) -> str | list[str]:
 
 
 def tables_clean(setting: Setting, value) -> dict:
+    """The campaign's own table overrides, by the one check of a league's tables (a content
+    pack's are checked by the same): every problem named by its table, row and key."""
     tables = value or {}
-    if problem := _tables_problem(tables):
-        raise ValidationError(problem)
+    if issues := tables_issues(tables):
+        shown = "; ".join(str(issue) for issue in issues[:TABLES_SHOWN])
+        more = len(issues) - TABLES_SHOWN
+        if more > 0:
+            shown += " " + _("(and %(count)d more)") % {"count": more}
+        raise ValidationError(shown)
     return tables
-
-
-def _tables_problem(tables) -> str | None:
-    try:
-        json_check(
-            tables,
-            max_bytes=TABLES_MAX_BYTES,
-            max_depth=TABLES_MAX_DEPTH,
-            max_string_length=TABLES_MAX_STRING_LENGTH,
-        )
-    except ValidationError as error:
-        return error.messages[0]
-    if not isinstance(tables, dict) or any(
-        key not in CAMPAIGN_TABLES or not isinstance(value, list | dict)
-        for key, value in tables.items()
-    ):
-        return _(
-            "Table overrides are an object whose keys are among: %(tables)s, each holding "
-            "rows (a list) or a mapping."
-        ) % {"tables": ", ".join(CAMPAIGN_TABLES)}
-    if "scenarios" in tables and not _scenarios_ok(tables["scenarios"]):
-        return _(
-            "scenarios: a list of scenarios, each with a name (at most 120 characters) and "
-            "whether it has an attacker and a defender (attacker_defender: true or false)."
-        )
-    bad = [name for name, rows in tables.items() if name in ROW_TABLES and not _rows_ok(rows)]
-    if bad:
-        return _(
-            "%(tables)s: each row needs whole numbers min ≤ max and a result, like the "
-            "default table's rows."
-        ) % {"tables": ", ".join(sorted(bad))}
-    return None
-
-
-def _rows_ok(rows) -> bool:
-    def bounded(value) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
-
-    return (
-        isinstance(rows, list)
-        and bool(rows)
-        and all(
-            isinstance(row, dict)
-            and bounded(row.get("min"))
-            and bounded(row.get("max"))
-            and row["min"] <= row["max"]
-            and len(row) > 2
-            for row in rows
-        )
-    )
-
-
-def _scenarios_ok(items) -> bool:
-    return (
-        isinstance(items, list)
-        and 0 < len(items) <= 50
-        and all(
-            isinstance(item, dict)
-            and set(item) <= {"name", "attacker_defender"}
-            and isinstance(item.get("name"), str)
-            and 0 < len(item["name"].strip()) <= 120
-            and isinstance(item.get("attacker_defender", False), bool)
-            for item in items
-        )
-    )
 
 
 # --- checks across settings --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from battles.campaigns import league_settings
 from battles.campaigns.league_settings import Kind, Setting
 from battles.campaigns.selectors import campaign_forbidden_swords
 from battles.campaigns.setting_checks import ALL_HIRED_SWORDS
+from warbands.packs.selectors import version_tables
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,17 @@ def _swords(campaign) -> str:
     return _("all") if forbidden == ALL_HIRED_SWORDS else ", ".join(forbidden)
 
 
+def _tables(campaign, own) -> str:
+    """The tables the campaign overrides, then those its pack version sets (the rest: the
+    defaults)."""
+    own = list(own or ())
+    pack = [name for name in version_tables(campaign.pack_version_id) if name not in own]
+    parts = [f"{_('overridden')}: {', '.join(own)}"] if own else []
+    if pack:
+        parts.append(f"{_('from the content pack')}: {', '.join(sorted(pack))}")
+    return " · ".join(parts)
+
+
 def shown(setting: Setting, campaign) -> str:
     """The campaign's value of ``setting`` in words (its ``none_text`` when it has none)."""
     value = getattr(campaign, setting.key)
@@ -45,7 +57,7 @@ def shown(setting: Setting, campaign) -> str:
         case Kind.ORDER:
             text = "; ".join(_labels(setting, value or []))
         case Kind.TABLES:
-            text = f"{_('overridden')}: {', '.join(value)}" if value else ""
+            text = _tables(campaign, value)
         case Kind.SWORDS:
             text = _swords(campaign) if value else ""
         case Kind.TYPES:

@@ -11,22 +11,8 @@ from simple_history.models import HistoricalRecords
 
 from battles.campaigns.presets import DEFAULT_PRESET, PRESET_CHOICES
 from battles.campaigns.standings import DEFAULT_TIE_BREAKERS, TIE_BREAKER_CHOICES
+from rules.engine.campaign_tables import CAMPAIGN_TABLES as CAMPAIGN_TABLES  # re-exported
 from warbands.limits import DESCRIPTION_MAX_LENGTH, TextBounds
-
-# Campaign tables an organiser may override (rows as data, same shape as the defaults).
-CAMPAIGN_TABLES = (
-    "hero_injuries",
-    "henchman_injuries",
-    "hero_advances",
-    "henchman_advances",
-    "advance_thresholds",
-    "underdog_bonus",
-    "exploration",
-    "sell_finds",
-    # Not a dice table: the campaign's scenario list for the battle log, items
-    # ``{"name": …, "attacker_defender": bool}`` (battles/battlelog/scenarios.py).
-    "scenarios",
-)
 
 
 def default_tie_breakers() -> list[str]:

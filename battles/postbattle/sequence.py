@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engine.campaign_tables import engine_table
 from rules.engine.dice import Dice
 from rules.engine.postbattle import (
     Effect,
@@ -37,6 +38,7 @@ from warbands.postbattle import (
     fighter_lose_equipment,
 )
 
+from ..campaigns.selectors import campaign_tables
 from ..models import (
     Battle,
     BattleEvent,
@@ -66,6 +68,15 @@ class _Context:
     fighters: dict[int, list[Fighter]] = field(default_factory=dict)
     groups: dict[int, list[HenchmanGroup]] = field(default_factory=dict)
     _open_choices: dict[int, dict[tuple[str, int], int]] | None = None
+    _tables: dict[str, Any] | None = None
+
+    @property
+    def tables(self) -> dict[str, Any]:
+        """The campaign tables in force (its pack version's, its own overrides): read once
+        for all participants."""
+        if self._tables is None:
+            self._tables = campaign_tables(self.battle.campaign)
+        return self._tables
 
     def open_advance_choices(self) -> dict[int, dict[tuple[str, int], int]]:
         """Per warband, the advances already rolled and waiting for their owner's choice, per
@@ -110,7 +121,7 @@ class _Sequence:
             f for f in fighters if f.status == Fighter.Status.MISSES_NEXT and f.pk not in chosen
         ]
         self.taken_out = {f.pk for f in self.took_part if f.pk in context.out_of_action}
-        self.tables = context.battle.campaign.tables or {}
+        self.tables = context.tables
 
     def run(self) -> None:
         # The roster services below join the batch (the apply's ``roster_batches``) and change
@@ -135,9 +146,10 @@ class _Sequence:
         self.decisions.append(PendingDecision(**fields))
 
     def _table(self, name: str, argument: str = "table") -> dict[str, Any]:
-        """The campaign's own table when its organiser set one (same rows as the default)."""
+        """The table in force when the campaign's pack or its organiser set one (same rows as
+        the default, ``battles.campaigns.selectors.campaign_tables``)."""
         rows = self.tables.get(name)
-        return {argument: rows} if rows else {}
+        return {argument: engine_table(name, rows)} if rows else {}
 
     # 0. those who missed this battle count it off
     def missed_battles(self) -> None:

@@ -10,11 +10,11 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from battles.campaigns.setting_checks import TABLES_MAX_BYTES
 from battles.models import Campaign, Job, PostBattleRun
 from battles.postbattle.jobs import MAX_TYPED_FACES
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.test_postbattle import fight, leader, out_of_action
+from warbands.campaign_tables import TABLES_MAX_BYTES
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from tests.battles.test_battlelog_pages import browser
 
 pytestmark = pytest.mark.django_db
 
-UNDERDOG = [{"min": 0, "max": 10, "result": 0}, {"min": 11, "max": 10_000, "result": 7}]
+UNDERDOG = [{"min": 0, "max": 10, "result": 0}, {"min": 11, "max": None, "result": 7}]
 
 
 def url(league) -> str:

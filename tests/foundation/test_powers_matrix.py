@@ -281,8 +281,8 @@ def _campaign_form(campaign: Campaign, **changes) -> dict:
     return form
 
 
-HOUSE_TABLES = {"exploration": [{"min": 1, "max": 6, "result": "nada"}]}
-HOUSE_TABLES_JSON = '{"exploration": [{"min": 1, "max": 6, "result": "nada"}]}'
+HOUSE_TABLES = {"exploration": [{"min": 1, "max": None, "result": 1}]}
+HOUSE_TABLES_JSON = '{"exploration": [{"min": 1, "max": null, "result": 1}]}'
 CHANGES_A = {"organiser_a", "staff_organiser_a", "superuser"}
 
 
@@ -446,6 +446,9 @@ def test_content_pack_pages(world, role, which):
 
 
 # The draft's entries one by one: the pages and the API, for every entry-edit route.
+EXPLORATION = "- {min: 1, max: 20, result: 1}\n- {min: 21, max: null, result: 2}\n"
+
+
 def _entry_routes(pack: ContentPack) -> list[tuple[str, str, dict]]:
     """(method, address, body) of each entry-edit route, on an entry the draft holds."""
     from warbands.packs import services as packs  # noqa: PLC0415 - only these tests need it
@@ -467,6 +470,12 @@ def _entry_routes(pack: ContentPack) -> list[tuple[str, str, dict]]:
         ("post", f"{pages}/equipment/{entry}/delete/", {"confirmed": "1"}),
         ("put", f"{api}/equipment/{entry}/", item),
         ("delete", f"{api}/equipment/{entry}/", {}),
+        # A campaign table: its page, "back to the default", and the API's entry endpoint.
+        ("get", f"{pages}/tables/exploration/", {}),
+        ("post", f"{pages}/tables/exploration/", {"rows": EXPLORATION, "apply": "1"}),
+        ("post", f"{pages}/tables/exploration/default/", {"confirmed": "1"}),
+        ("put", f"{api}/tables/exploration/", [{"min": 1, "max": None, "result": 1}]),
+        ("delete", f"{api}/tables/exploration/", {}),
     ]
     if type_slug:
         fighter = next(iter(row["fighter_types"]))

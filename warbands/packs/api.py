@@ -11,7 +11,12 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -19,7 +24,7 @@ from rest_framework.views import APIView
 
 from ..models import ContentPack, PackVersion
 from . import selectors, services
-from .document import ENTRY_LABELS, NESTED
+from .document import ENTRY_LABELS, NESTED, TABLES
 
 
 class VersionSummarySerializer(serializers.ModelSerializer):
@@ -35,10 +40,23 @@ class VersionSummarySerializer(serializers.ModelSerializer):
 
 class VersionSerializer(VersionSummarySerializer):
     document = serializers.JSONField(read_only=True)
+    tables = serializers.SerializerMethodField()
     campaigns = serializers.SlugRelatedField(many=True, slug_field="slug", read_only=True)
 
     class Meta(VersionSummarySerializer.Meta):
-        fields = [*VersionSummarySerializer.Meta.fields, "document", "campaigns"]
+        fields = [*VersionSummarySerializer.Meta.fields, "document", "tables", "campaigns"]
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "The campaign tables the version sets (table name → rows, as a "
+            "campaign's overrides); the others are the rules engine's defaults.",
+        }
+    )
+    def get_tables(self, version) -> dict:
+        tables = version.document.get(TABLES)
+        return tables if isinstance(tables, dict) else {}
 
 
 class PackSerializer(serializers.ModelSerializer):
@@ -154,10 +172,23 @@ class PackDraftImportView(APIView):
         return Response(report.as_dict())
 
 
+# An entry's body: a mapping, or a campaign table's rows (kind ``tables``: a list, or a
+# mapping for the finds' prices and the thresholds).
+ENTRY_BODY = {
+    "application/json": {
+        "oneOf": [
+            {"type": "object", "additionalProperties": True},
+            {"type": "array", "items": {}},
+        ]
+    }
+}
+
+
 class PackDraftEntryView(APIView):
     """One entry of the pack's draft, as the document holds it (``docs/content-packs.md``):
     PUT writes it (created or replaced; a warband type or skill list sent without its nested
-    entries keeps them), DELETE takes it out. Checked as the whole draft is; a refusal is a 400
+    entries keeps them; a campaign table, kind ``tables``, its rows), DELETE takes it out (a
+    table: back to the default one). Checked as the whole draft is; a refusal is a 400
     naming the entry and field under the key of each field; deleting an entry others point at
     is a 409 ``entry_in_use`` naming them."""
 
@@ -173,19 +204,25 @@ class PackDraftEntryView(APIView):
 
     @extend_schema(
         summary="Write one entry of the pack's draft (checked as the whole draft is)",
-        request={"application/json": OpenApiTypes.OBJECT},
+        request=ENTRY_BODY,
         responses={200: REPORT},
     )
     def put(self, request, slug: str, kind: str, entry: str, parent: str = "", section=""):
         pack = self._address(request, slug, kind, parent, section)
-        if not isinstance(request.data, dict):
+        body = request.data
+        if kind == TABLES:
+            if not isinstance(body, dict | list):
+                raise serializers.ValidationError(
+                    {"non_field_errors": ["A table is a list of rows, or a mapping."]}
+                )
+        elif not isinstance(body, dict):
             raise serializers.ValidationError({"non_field_errors": ["An entry is a mapping."]})
         report = services.pack_entry_save(
             pack=pack,
             by=request.user,
             kind=kind,
             slug=entry,
-            entry=dict(request.data),
+            entry=body if kind == TABLES else dict(body),
             parent=parent,
         )
         _refuse(report, entry)

@@ -3,8 +3,10 @@ file, ``manage.py load_content``).
 
 The document has the sections of ``warbands/content/*.yaml`` (``pack``, ``races``,
 ``special_rules``, ``skill_lists``, ``equipment``, ``equipment_lists``, ``warband_types``,
-``hired_swords``), each a mapping of slug → entry. :func:`document_check` answers every problem
-at once, each naming its entry and field; a document with none may be stored and published.
+``hired_swords``), each a mapping of slug → entry, and the campaign tables (``tables``: table
+name → rows, as a campaign's overrides, checked by the same check,
+``warbands.campaign_tables``). :func:`document_check` answers every problem at once, each
+naming its entry and field (a table's row); a document with none may be stored and published.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from django.utils.translation import gettext_lazy
 from rules.engine import vocabulary
 from rules.engine.profile import FIELDS as PROFILE_FIELDS
 
+from ..campaign_tables import tables_issues
+
 SECTIONS = (
     "pack",
     "races",
@@ -29,8 +33,12 @@ SECTIONS = (
     "equipment_lists",
     "warband_types",
     "hired_swords",
+    "tables",
 )
-ENTRY_SECTIONS = SECTIONS[1:]
+TABLES = "tables"  # the campaign tables: table name → rows, as a campaign's overrides
+ENTRY_SECTIONS = tuple(s for s in SECTIONS[1:] if s != TABLES)
+# The sections a report names entry by entry ("table exploration" with the others).
+REPORTED_SECTIONS = (*ENTRY_SECTIONS, TABLES)
 # What one section's entry is called in a report ("warband type guerreros: cost: …"), in the
 # reader's language (the catalogue models' own names).
 ENTRY_LABELS = {
@@ -43,6 +51,7 @@ ENTRY_LABELS = {
     "warband_types": gettext_lazy("warband type"),
     "fighter_types": gettext_lazy("fighter type"),
     "hired_swords": gettext_lazy("hired sword"),
+    "tables": gettext_lazy("table"),
 }
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 SLUG_MAX_LENGTH = 60  # the catalogue's 80, less a version's prefix
@@ -258,6 +267,8 @@ class _Checker:
                 self.entry(section, slug, row)
         if count > MAX_ENTRIES:
             self.add("", "", "", _("more than %(max)d entries") % {"max": MAX_ENTRIES})
+        if doc.get(TABLES) is not None:
+            self.tables(doc[TABLES])
         if not self.problems:
             self.references()
         return self.problems
@@ -274,6 +285,15 @@ class _Checker:
                 self.add("pack", "", key, _("must be text"))
         if "settings" in pack and not isinstance(pack["settings"], dict):
             self.add("pack", "", "settings", _("must be a mapping"))
+
+    def tables(self, tables: Any) -> None:
+        """The campaign tables, by the check a campaign's own overrides pass: each problem
+        names its table ("table exploration") and its row ("row 3") or key."""
+        if not isinstance(tables, dict):
+            self.add(TABLES, "", "", _("must be a mapping of table name to rows"))
+            return
+        for issue in tables_issues(tables):
+            self.add(TABLES, issue.table, issue.place if issue.table else "", issue.detail)
 
     def entry(self, section: str, slug: Any, row: Any, *, label: str = "") -> bool:
         """The entry's slug, keys and texts; False when it is not a mapping."""
@@ -506,10 +526,7 @@ class _Checker:
 
     # What entries point at -----------------------------------------------------------------
     def defined(self, section: str) -> set[str]:
-        rows = self.document.get(section) or {}
-        if section == "skill_lists":
-            return set(rows)
-        return set(rows)
+        return set(self.document.get(section) or {})
 
     def available(self, section: str) -> set[str]:
         return self.defined(section) | self.known(section)

@@ -16,6 +16,7 @@ from .document import (
     ENTRY_LABELS,
     ENTRY_SECTIONS,
     NESTED,
+    REPORTED_SECTIONS,
     SECTIONS,
     Known,
     Problem,
@@ -97,7 +98,11 @@ def yaml_read(text: str | bytes) -> Any:
 
 
 def yaml_write(document: dict[str, Any]) -> str:
-    """The document as one YAML file; ``yaml_read`` of it gives the document back."""
+    """The document as one YAML file; ``yaml_read`` of it gives the document back (the campaign
+    tables' rows with their keys in the rules' order)."""
+    tables = document.get("tables") if isinstance(document, dict) else None
+    if isinstance(tables, dict):
+        document = {**document, "tables": {k: in_rules_order(v) for k, v in tables.items()}}
     return yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=100)
 
 
@@ -139,6 +144,27 @@ def _in_order(document: Any) -> Any:
         else:
             ordered[section] = rows
     return ordered
+
+
+# A table row's keys in the order the rules write them (PostgreSQL's jsonb keeps no key order).
+ROW_ORDER = ("min", "max", "result", "options", "name", "attacker_defender")
+
+
+def in_rules_order(rows: Any) -> Any:
+    """A campaign table with each row's keys in the rules' order, a mapping's keys by their
+    number (the finds' prices) or length (the thresholds: hero, then henchman)."""
+
+    def rank(key: Any) -> tuple:
+        return (ROW_ORDER.index(key) if key in ROW_ORDER else len(ROW_ORDER), str(key))
+
+    if isinstance(rows, list):
+        return [
+            {key: row[key] for key in sorted(row, key=rank)} if isinstance(row, dict) else row
+            for row in rows
+        ]
+    if isinstance(rows, dict):
+        return {key: rows[key] for key in sorted(rows, key=lambda k: (len(str(k)), str(k)))}
+    return rows
 
 
 @dataclass
@@ -185,7 +211,7 @@ def compare(document: Any, *, current: dict[str, Any], known: Known = no_known) 
     report = DryRun(document, problems=document_check(document, known=known))
     if not isinstance(document, dict):
         return report
-    for section in ENTRY_SECTIONS:
+    for section in REPORTED_SECTIONS:
         rows = document.get(section)
         before = current.get(section) or {}
         label = ENTRY_LABELS[section]

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
+from django.utils.translation import gettext
 
+from rules.engine.campaign_tables import CAMPAIGN_TABLES, table_names
+
+from ..campaign_tables import table_label
 from ..models import (
     ContentPack,
     Equipment,
@@ -19,7 +23,7 @@ from ..models import (
     SpecialRule,
     WarbandType,
 )
-from .document import ENTRY_LABELS, ENTRY_SECTIONS, NESTED, key_type
+from .document import ENTRY_LABELS, ENTRY_SECTIONS, NESTED, TABLES, key_type
 from .order import entry_rank
 
 
@@ -58,7 +62,12 @@ SECTION_MODELS = {
 def contents_named(document: dict) -> list[tuple[str, int]]:
     """``contents`` with each section's name in the reader's language (the models' own)."""
     return [
-        (SECTION_MODELS[section]._meta.verbose_name_plural, count)
+        (
+            SECTION_MODELS[section]._meta.verbose_name_plural
+            if section in SECTION_MODELS
+            else gettext("campaign tables"),
+            count,
+        )
         for section, count in contents(document).items()
     ]
 
@@ -79,12 +88,45 @@ def default_contents() -> list[tuple[str, int]]:
 
 
 def contents(document: dict) -> dict[str, int]:
-    """How many entries of each section a document holds."""
+    """How many entries of each section a document holds (and how many campaign tables)."""
     return {
         section: len(document.get(section) or {})
-        for section in ENTRY_SECTIONS
+        for section in (*ENTRY_SECTIONS, TABLES)
         if document.get(section)
     }
+
+
+def tables_named(document: dict) -> list[str]:
+    """The campaign tables a document sets, by their names in the reader's language."""
+    tables = document.get(TABLES)
+    return [table_label(name) for name in table_names(tables)] if isinstance(tables, dict) else []
+
+
+def draft_tables(document: dict) -> list[dict[str, Any]]:
+    """Every campaign table, for the pack page: whether the draft sets it or leaves the
+    default, and how many rows it has."""
+    tables = document.get(TABLES)
+    tables = tables if isinstance(tables, dict) else {}
+    return [
+        {
+            "name": name,
+            "label": table_label(name),
+            "set": name in tables,
+            "rows": len(tables[name]) if isinstance(tables.get(name), list | dict) else 0,
+        }
+        for name in CAMPAIGN_TABLES
+    ]
+
+
+def version_tables(version_id: int | None) -> dict[str, Any]:
+    """A pack version's campaign tables (its document's ``tables`` only, not the whole
+    document); empty without a version."""
+    if version_id is None:
+        return {}
+    tables = (
+        PackVersion.objects.filter(pk=version_id).values_list("document__tables", flat=True).first()
+    )
+    return tables if isinstance(tables, dict) else {}
 
 
 def latest_published(pack: ContentPack) -> PackVersion | None:

@@ -14,9 +14,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from annuminas.errors import Conflict
+from rules.engine.campaign_tables import CAMPAIGN_TABLES
 
+from ..campaign_tables import stored_table, table_label
 from ..content_loader import DEFAULT_PACK_PATH, _PackLoader, pack_files, read_pack
 from ..models import (
     ContentPack,
@@ -31,12 +34,15 @@ from ..models import (
     WarbandType,
 )
 from ..models.catalogue import local_slug, version_prefix
-from .document import ENTRY_LABELS, NESTED, Problem, document_check
+from .document import ENTRY_LABELS, NESTED, TABLES, Problem, document_check
 from .files import DryRun, compare, dry_run
 from .known import known_default
-from .selectors import references
+from .selectors import references, version_tables
 
 PACK_SLUG_MAX = 50
+DEFAULT_TABLES = gettext_lazy(
+    "The default pack plays by the rules engine's tables; a league's own tables go in its own pack."
+)
 RESERVED_SLUGS = {"new"}  # the pages' own addresses under /packs/
 
 
@@ -251,8 +257,12 @@ def pack_entry_save(
     slug is taken. An entry given without its nested entries keeps the ones it had."""
     if kind not in ENTRY_LABELS:
         raise ValidationError(_("Not a section of a pack."))
+    if kind == TABLES:
+        entry = stored_table(slug, entry)
 
     def change(document):
+        if kind == TABLES and pack.owner_id is None:
+            return [_entry_problem(kind, slug, "", DEFAULT_TABLES)]
         rows = _rows_of(document, kind, parent)
         if rows is None:
             return [_entry_problem(NESTED[kind][0], parent, "", _("no such entry"))]
@@ -269,11 +279,18 @@ def pack_entry_save(
     return pack_draft_change(pack=pack, by=by, change=change, apply=apply)
 
 
+def _tables_allowed(pack: ContentPack) -> None:
+    """The default catalogue plays by the rules engine's tables: a league's own go in its pack."""
+    if pack.owner_id is None:
+        raise ValidationError(str(DEFAULT_TABLES))
+
+
 def pack_entry_delete(
     *, pack: ContentPack, by, kind: str, slug: str, parent: str = "", apply: bool = True
 ) -> DryRun:
-    """One entry taken out of the draft; refused while other entries point at it (``Conflict``
-    naming them), or when the draft would then fail the check (a warband type's last leader)."""
+    """One entry taken out of the draft (a table: the campaigns go back to the default one);
+    refused while other entries point at it (``Conflict`` naming them), or when the draft
+    would then fail the check (a warband type's last leader)."""
     if kind not in ENTRY_LABELS:
         raise ValidationError(_("Not a section of a pack."))
 
@@ -339,6 +356,8 @@ def pack_publish(*, pack: ContentPack, by) -> PackVersion:
     problems = document_check(draft.document, known=known_default())
     if problems:
         raise ValidationError([str(p) for p in problems])
+    if draft.document.get(TABLES):
+        _tables_allowed(pack)
     playable = [
         slug
         for slug, row in (draft.document.get("warband_types") or {}).items()
@@ -444,6 +463,29 @@ def campaign_pack_preview(*, campaign, version: PackVersion | None) -> list[Warb
                     )
         changes.append(change)
     return changes
+
+
+def campaign_pack_tables(*, campaign, version: PackVersion | None) -> list[str]:
+    """The campaign tables that moving ``campaign`` to ``version`` changes, a line each: the
+    new version's rows, back to the default table, or the campaign's own rows staying in force
+    (its overrides are never touched by a move)."""
+    if version is not None and version.pack.owner_id is None:
+        version = None  # the default pack is the default catalogue
+    before = version_tables(campaign.pack_version_id)
+    after = version_tables(version.pk if version is not None else None)
+    own = campaign.tables if isinstance(campaign.tables, dict) else {}
+    lines = []
+    for name in CAMPAIGN_TABLES:
+        if before.get(name) == after.get(name):
+            continue
+        if name in own:
+            line = _("%(table)s: the campaign's own rows stay in force.")
+        elif name in after:
+            line = _("%(table)s: the new version's rows.")
+        else:
+            line = _("%(table)s: back to the default table.")
+        lines.append(line % {"table": table_label(name)})
+    return lines
 
 
 def _compare_warrior(change, old: FighterType, fighter_types, count: int, name: str) -> None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from . import api, table_views, views
 
 urlpatterns = [
     path("packs/", views.pack_list, name="pack-list"),
@@ -9,6 +9,17 @@ urlpatterns = [
     path("packs/<slug:slug>/import/", views.pack_import, name="pack-import"),
     path("packs/<slug:slug>/warband-type/", views.pack_warband_type, name="pack-warband-type"),
     path("packs/<slug:slug>/publish/", views.pack_publish, name="pack-publish"),
+    # The draft's campaign tables, one page each; "default" takes one out of the draft.
+    path(
+        "packs/<slug:slug>/draft/tables/<slug:entry>/",
+        table_views.pack_table,
+        name="pack-table",
+    ),
+    path(
+        "packs/<slug:slug>/draft/tables/<slug:entry>/default/",
+        table_views.pack_table_default,
+        name="pack-table-default",
+    ),
     # The draft's entries, one by one (a section's new entry without ``entry``); fighter types
     # and skills under their warband type and skill list.
     path("packs/<slug:slug>/draft/<slug:kind>/", views.pack_entry, name="pack-entry-new"),

@@ -20,7 +20,7 @@ from annuminas.errors import Conflict
 
 from ..models import ContentPack, Equipment, PackVersion, Race, Warband
 from . import chat, selectors, services
-from .document import ENTRY_LABELS, NESTED
+from .document import ENTRY_LABELS, NESTED, TABLES
 from .entries import EntryForm
 from .files import compare, pack_yaml
 from .forms import PackCreateForm, PackForm, PackImportForm, WarbandTypeForm
@@ -122,6 +122,7 @@ def _detail_context(request, pack: ContentPack, **extra):
     editable = services.may_edit(pack, request.user)
     shown = published[0] if published else draft
     document = (draft or shown).document if (draft or shown) else {}
+    next_document = services.draft_document(pack, draft) if editable else {}
     context = {
         "pack": pack,
         "versions": versions,
@@ -143,11 +144,14 @@ def _detail_context(request, pack: ContentPack, **extra):
         if editable
         else [],
         "draft_sections": [
-            _with_urls(pack, rows)
-            for rows in selectors.draft_sections(services.draft_document(pack, draft))
+            _with_urls(pack, rows) for rows in selectors.draft_sections(next_document)
         ]
         if editable
         else [],
+        # The campaign tables: the version shown sets some (or none: the defaults); its author
+        # edits the draft's, one page each (the default pack plays by the engine's).
+        "shown_tables": selectors.tables_named(shown.document) if shown else [],
+        "draft_tables": selectors.draft_tables(next_document) if editable and pack.owner_id else [],
         "publish_preview": compare(
             draft.document, current=published[0].document, known=known_default()
         )
@@ -163,6 +167,7 @@ def _detail_context(request, pack: ContentPack, **extra):
         if editable and pack.owner_id
         else None,
     }
+    context["draft_tables_set"] = sum(table["set"] for table in context["draft_tables"])
     context.update(extra)
     return context
 
@@ -284,8 +289,9 @@ def _draft(pack: ContentPack) -> PackVersion | None:
 
 
 def _entry_address(kind: str, parent: str) -> None:
-    """404 unless ``kind`` is a section (or a nested kind with a parent)."""
-    if kind not in ENTRY_LABELS or (kind in NESTED) != bool(parent):
+    """404 unless ``kind`` is a section of entries (or a nested kind with a parent); the
+    tables have their own pages (``table_views``)."""
+    if kind not in ENTRY_LABELS or kind == TABLES or (kind in NESTED) != bool(parent):
         raise Http404
 
 
@@ -471,6 +477,8 @@ def campaign_pack(request):
             raise Http404
     confirmed = request.method == "POST" and request.POST.get("confirmed") == "1"
     error = ""
+    # The tables the move changes, read before it (the campaign's version changes with it).
+    tables = services.campaign_pack_tables(campaign=campaign, version=version)
     try:
         changes = services.campaign_pack_move(
             campaign=campaign, version=version, by=request.user, confirmed=confirmed
@@ -489,6 +497,7 @@ def campaign_pack(request):
             "campaign": campaign,
             "version": version,
             "changes": changes,
+            "tables": tables,
             "error": error,
             "create_url": reverse("warband-create"),
         },
