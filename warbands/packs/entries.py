@@ -3,7 +3,9 @@ keys (``document.KEYS``) and what each holds (``document.key_type``): no form pe
 
 The form only shapes what was typed (a number stays the text typed when it is not one; an
 empty field leaves its key out); every judgement is the document's check, run by the services
-for the whole draft, whose problems come back next to the field they name.
+for the whole draft, whose problems come back next to the field they name. The one refusal of
+its own is what the document cannot even hold: an equipment list's price for an item that is
+not ticked in the list.
 """
 
 from __future__ import annotations
