@@ -71,6 +71,10 @@ def test_an_organiser_edits_a_campaign_table_on_a_phone(page, login, make_user):
     section.locator("summary").click()
     section.locator("[data-table=henchman_injuries]").get_by_test_id("pack-table-edit").click()
     expect(page.locator("textarea[name=rows]")).to_have_value(MERCIFUL)
+    page.set_viewport_size(LAPTOP)
+    assert sideways_scroll(page) is None
+    page.screenshot(path=f"{SHOTS}/packs-table-1280.png", full_page=True)
+    page.set_viewport_size(PHONE)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_test_id("table-default").click()
     expect(page.get_by_test_id("pack-section-tables")).to_be_attached()
