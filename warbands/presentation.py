@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 
 from .models import PROFILE_FIELDS, Warband
 from .models.catalogue import PROFILE_HEADERS
-from .progression import henchman_thresholds, hero_thresholds, next_threshold
+from .progression import next_threshold
 from .services.equipment import sale_value
+from .services.rating import advance_thresholds
 from .services.undo import undo_offer, undo_point_text
 
 HERO_BOXES = 90
@@ -142,9 +143,7 @@ def _for_sale(item, copies: int = 1) -> None:
 
 
 def decorate_sheet(warband: Warband) -> Warband:
-    settings = warband.warband_type.pack.settings or {}
-    heroes_thresholds = tuple(hero_thresholds(settings))
-    group_thresholds = tuple(henchman_thresholds(settings))
+    heroes_thresholds, group_thresholds = advance_thresholds(warband)
     rules = getattr(warband, "special_rule_index", {})
     for fighter in warband.heroes_all:
         _decorate_holder(fighter, heroes_thresholds, HERO_BOXES, rules)

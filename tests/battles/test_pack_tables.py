@@ -423,3 +423,32 @@ def test_the_default_pack_refuses_a_table_through_the_api(league_content):
     answer = api_for(editor).put(url, [{"min": 1, "max": 6, "result": "fine"}], format="json")
     assert answer.status_code == 400
     assert "rules engine's tables" in answer.json()["error"]["message"]
+
+
+def test_a_packs_advance_thresholds_are_the_ones_its_warbands_advance_by(organiser, client):
+    """The version's ``advance_thresholds`` table is what its warbands' advances are counted
+    by (the roster's advances due and the sheet's boxes); the default catalogue's warbands
+    keep the rules' thresholds."""
+    from warbands.models import HenchmanGroup  # noqa: PLC0415
+    from warbands.services.rating import advance_thresholds  # noqa: PLC0415
+
+    thresholds = {"hero": [21, 22, 30], "henchman": [1, 3, 6]}
+    _pack, version = published(organiser, tables={"advance_thresholds": thresholds})
+    kind = WarbandType.objects.get(pack_version=version, playable=True)
+    player = quick_user("player-thresholds")
+    warband = warband_services.warband_create(owner=player, warband_type=kind, name="Umbral")
+    warband_services.fighter_hire(
+        warband=warband, fighter_type=kind.fighter_types.get(role="henchman"), name="B", count=2
+    )
+    assert advance_thresholds(warband) == ((21, 22, 30), (1, 3, 6))
+    HenchmanGroup.objects.filter(warband=warband).update(experience=1)
+    warband_services.warband_rating_refresh(warband=warband)
+    assert HenchmanGroup.objects.get(warband=warband).advances_due == 1  # the rules': none at 1
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert client.get(f"/warbands/{warband.pk}/").status_code == 200
+
+    default = WarbandType.objects.get(slug="mercenarios-de-rhovanion")
+    other = warband_services.warband_create(owner=player, warband_type=default, name="Regla")
+    hero, henchman = advance_thresholds(other)
+    assert (hero[:1], henchman[:1]) == ((2,), (2,))

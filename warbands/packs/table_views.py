@@ -41,8 +41,9 @@ HINTS = {
         "2D6: result characteristic or choice (options: characteristics), or lads_got_talent."
     ),
     "advance_thresholds": gettext_lazy(
-        "The experience at which heroes and henchmen gain an advance, rising. Kept with the "
-        "pack; the experience thresholds in force are still the rules engine's."
+        "The experience at which heroes and henchmen gain an advance, rising: the pack's "
+        "warbands advance by them (a campaign's own thresholds are not applied: a warband may "
+        "play in several campaigns)."
     ),
     "underdog_bonus": gettext_lazy(
         "By the rating gap: each row {min, max, result: experience}; the last row's max is "

@@ -8,10 +8,11 @@ service.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..models import Fighter, HenchmanGroup, Warband
+from ..models import Fighter, HenchmanGroup, Warband, WarbandType
+from ..packs.selectors import version_tables
 from ..progression import advances_due, henchman_thresholds, hero_thresholds, roster_rating
 
 IN_ROSTER = Fighter.IN_ROSTER
@@ -20,6 +21,25 @@ IN_ROSTER = Fighter.IN_ROSTER
 def pack_settings(warband: Warband) -> dict[str, Any]:
     """The content pack's settings (thresholds, rating points, optional rules)."""
     return warband.warband_type.pack.settings or {}
+
+
+def advance_thresholds(warband: Warband) -> tuple[Sequence[int], Sequence[int]]:
+    """The experience at which the warband's heroes and henchmen gain an advance: its pack
+    version's ``advance_thresholds`` table when the version sets one, else the pack's settings,
+    else the rules'. The version's tables come with the warband's type when it was read with
+    it (the sheet); else one small query (their ``tables`` only), for a pack's warbands only."""
+    settings = pack_settings(warband)
+    hero, henchman = hero_thresholds(settings), henchman_thresholds(settings)
+    kind = warband.warband_type
+    if kind.pack_version_id is not None:
+        if WarbandType.pack_version.is_cached(kind):
+            tables = (kind.pack_version.document or {}).get("tables") or {}
+        else:
+            tables = version_tables(kind.pack_version_id)
+        own = tables.get("advance_thresholds")
+        if isinstance(own, dict):
+            hero, henchman = own.get("hero", hero), own.get("henchman", henchman)
+    return tuple(hero), tuple(henchman)
 
 
 def roster_refresh(warband: Warband) -> tuple[list[Fighter], list[HenchmanGroup]]:
@@ -54,8 +74,7 @@ def roster_compute(
         ),
         settings,
     )
-    hero = hero_thresholds(settings)
-    henchman = henchman_thresholds(settings)
+    hero, henchman = advance_thresholds(warband)
     changed_fighters = _set_advances_due(
         fighters,
         lambda fighter: (
