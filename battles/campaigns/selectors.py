@@ -193,5 +193,8 @@ def campaign_tables(campaign: Campaign) -> dict[str, Any]:
     post-battle sequence, the underdog bonus at setup, the scenario list, the exports): its
     pack version's tables, each replaced by the campaign's own override when it has one
     (``Campaign.tables``, what its settings edit). One small query (the version's ``tables``
-    only) when it plays a pack version; none otherwise."""
-    return tables_in_force(version_tables(campaign.pack_version_id), campaign.tables)
+    only) when it plays a pack version; none otherwise. The advance thresholds are the
+    warband's pack's (``warbands.services.rating.advance_thresholds``): a warband may play in
+    several campaigns, so a campaign's own are never in force."""
+    own = {k: v for k, v in (campaign.tables or {}).items() if k != "advance_thresholds"}
+    return tables_in_force(version_tables(campaign.pack_version_id), own)

@@ -219,6 +219,13 @@ def tables_clean(setting: Setting, value) -> dict:
     """The campaign's own table overrides, by the one check of a league's tables (a content
     pack's are checked by the same): every problem named by its table, row and key."""
     tables = value or {}
+    if isinstance(tables, dict) and "advance_thresholds" in tables:
+        raise ValidationError(
+            _(
+                "advance_thresholds: the experience thresholds are those of the warband's "
+                "content pack (a warband may play in several campaigns): set them in the pack."
+            )
+        )
     if issues := tables_issues(tables):
         shown = "; ".join(str(issue) for issue in issues[:TABLES_SHOWN])
         more = len(issues) - TABLES_SHOWN

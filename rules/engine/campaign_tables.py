@@ -138,12 +138,20 @@ def _row_json(row: Row) -> dict[str, Any]:
 
 def tables_in_force(*layers: Mapping[str, Any] | None) -> dict[str, Any]:
     """The tables a campaign plays by beyond the defaults: each layer's tables (a pack
-    version's, then the campaign's own) replacing the earlier layers' table by table."""
+    version's, then the campaign's own) replacing the earlier layers' table by table. A table
+    the check refuses (one stored before the check was this strict) is left out, so the
+    earlier layer's or the default table is played rather than a battle failing on it."""
     found: dict[str, Any] = {}
     for layer in layers:
         if not isinstance(layer, Mapping):
             continue
-        found.update({name: rows for name, rows in layer.items() if name in CAMPAIGN_TABLES})
+        found.update(
+            {
+                name: rows
+                for name, rows in layer.items()
+                if name in CAMPAIGN_TABLES and not tables_problems({name: rows})
+            }
+        )
     return found
 
 

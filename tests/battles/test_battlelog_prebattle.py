@@ -173,7 +173,7 @@ def test_the_underdog_bonus_uses_the_campaigns_table_as_the_post_battle_does(pre
         tables={
             "underdog_bonus": [
                 {"min": 0, "max": 10, "result": 0},
-                {"min": 11, "max": 10_000, "result": 7},
+                {"min": 11, "max": None, "result": 7},
             ]
         }
     )

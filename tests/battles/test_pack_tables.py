@@ -161,15 +161,61 @@ def test_tables_are_a_mapping(organiser):
 
 # The tables in force -------------------------------------------------------------------------
 def test_the_campaigns_own_table_replaces_the_packs_table_by_table():
-    pack = {"exploration": [1], "hero_injuries": [2]}
-    own = {"hero_injuries": [3], "scenarios": [4]}
+    pack = {"exploration": TABLES["exploration"], "hero_injuries": TABLES["hero_injuries"]}
+    own = {"hero_injuries": EVERY_ROLL_HARDENS, "scenarios": TABLES["scenarios"]}
     assert tables_in_force(pack, own) == {
-        "exploration": [1],
-        "hero_injuries": [3],
-        "scenarios": [4],
+        "exploration": TABLES["exploration"],
+        "hero_injuries": EVERY_ROLL_HARDENS,
+        "scenarios": TABLES["scenarios"],
     }
     assert tables_in_force(None, own) == own
     assert tables_in_force(pack, None) == pack
+
+
+def test_a_table_stored_before_the_check_was_strict_is_not_played(organiser):
+    """A campaign's own table the check now refuses (an underdog table with a gap, stored when
+    the check was looser) is left out of the tables in force: the pack's or the default table
+    is played, and the battle's setup does not fail on it."""
+    campaign = services.campaign_create(organiser=organiser, name="Liga antigua")
+    gap = [{"min": 0, "max": 10, "result": 0}, {"min": 50, "max": None, "result": 1}]
+    Campaign.objects.filter(pk=campaign.pk).update(
+        tables={"underdog_bonus": gap, "hero_injuries": EVERY_ROLL_HARDENS}
+    )
+    campaign.refresh_from_db()
+    assert campaign_tables(campaign) == {"hero_injuries": EVERY_ROLL_HARDENS}
+
+
+def test_a_campaign_cannot_set_advance_thresholds_and_old_ones_are_not_in_force(organiser):
+    campaign = services.campaign_create(organiser=organiser, name="Liga umbrales")
+    with pytest.raises(ValidationError, match="advance_thresholds"):
+        services.campaign_update(
+            campaign=campaign,
+            by=organiser,
+            changes={"tables": {"advance_thresholds": TABLES["advance_thresholds"]}},
+        )
+    Campaign.objects.filter(pk=campaign.pk).update(
+        tables={"advance_thresholds": TABLES["advance_thresholds"]}
+    )
+    campaign.refresh_from_db()
+    assert campaign_tables(campaign) == {}
+
+
+def test_the_migration_brings_old_overrides_to_the_checks_shape(organiser):
+    import importlib  # noqa: PLC0415
+
+    from django.apps import apps  # noqa: PLC0415
+
+    migration = importlib.import_module(
+        "battles.migrations.0019_campaign_tables_in_the_stricter_shape"
+    )
+    campaign = services.campaign_create(organiser=organiser, name="Liga de antes")
+    closed = [{"min": 0, "max": 50, "result": 0}, {"min": 51, "max": 10000, "result": 1}]
+    old = {"underdog_bonus": closed, "advance_thresholds": TABLES["advance_thresholds"]}
+    Campaign.objects.filter(pk=campaign.pk).update(tables=old)
+    migration.forwards(apps, None)
+    campaign.refresh_from_db()
+    assert campaign.tables == {"underdog_bonus": [closed[0], {"min": 51, "max": None, "result": 1}]}
+    assert campaign_tables(campaign) == campaign.tables
 
 
 def test_a_campaign_reads_its_versions_tables_then_its_own(organiser):

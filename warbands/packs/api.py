@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     extend_schema,
@@ -213,10 +214,10 @@ class PackDraftEntryView(APIView):
         if kind == TABLES:
             if not isinstance(body, dict | list):
                 raise serializers.ValidationError(
-                    {"non_field_errors": ["A table is a list of rows, or a mapping."]}
+                    {"non_field_errors": [_("A table is a list of rows, or a mapping.")]}
                 )
         elif not isinstance(body, dict):
-            raise serializers.ValidationError({"non_field_errors": ["An entry is a mapping."]})
+            raise serializers.ValidationError({"non_field_errors": [_("An entry is a mapping.")]})
         report = services.pack_entry_save(
             pack=pack,
             by=request.user,
@@ -329,7 +330,7 @@ class CampaignPackView(APIView):
         version = None
         if raw is not None:
             if isinstance(raw, bool) or not isinstance(raw, int):
-                raise serializers.ValidationError({"version": ["A pack version's id, or null."]})
+                raise serializers.ValidationError({"version": [_("A pack version's id, or null.")]})
             version = PackVersion.objects.select_related("pack").filter(pk=raw).first()
             if version is None or not services.may_read(version.pack, request.user):
                 raise Http404

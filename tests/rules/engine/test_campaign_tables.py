@@ -62,6 +62,15 @@ def test_a_leagues_rows_reach_the_engine():
 
 
 def test_the_campaigns_own_tables_replace_the_packs():
-    assert tables_in_force({"exploration": [1]}, {"exploration": [2], "weather": [3]}) == {
-        "exploration": [2]
+    pack = [{"min": 1, "max": None, "result": 1}]
+    own = [{"min": 1, "max": 12, "result": 1}, {"min": 13, "max": None, "result": 3}]
+    assert tables_in_force({"exploration": pack}, {"exploration": own, "weather": [3]}) == {
+        "exploration": own
+    }
+
+
+def test_a_table_the_check_refuses_is_not_in_force():
+    pack = [{"min": 1, "max": None, "result": 1}]
+    assert tables_in_force({"exploration": pack}, {"exploration": [{"min": 5}]}) == {
+        "exploration": pack
     }
