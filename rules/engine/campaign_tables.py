@@ -30,7 +30,7 @@ from rules.engine.tables import (
     SELL_FINDS_TABLE,
     SERIOUS_INJURY_TABLE,
     UNDERDOG_TABLE,
-    Row,
+    row_json,
 )
 
 CAMPAIGN_TABLES = (
@@ -115,8 +115,8 @@ def default_tables() -> dict[str, Any]:
     data = {
         "hero_injuries": list(SERIOUS_INJURY_TABLE),
         "henchman_injuries": list(HENCHMAN_INJURY_TABLE),
-        "hero_advances": [_row_json(row) for row in HERO_ADVANCE_TABLE],
-        "henchman_advances": [_row_json(row) for row in HENCHMAN_ADVANCE_TABLE],
+        "hero_advances": [row_json(row) for row in HERO_ADVANCE_TABLE],
+        "henchman_advances": [row_json(row) for row in HENCHMAN_ADVANCE_TABLE],
         "advance_thresholds": {
             "hero": list(HERO_THRESHOLDS),
             "henchman": list(HENCHMAN_THRESHOLDS),
@@ -127,13 +127,6 @@ def default_tables() -> dict[str, Any]:
         "scenarios": list(DEFAULT_SCENARIOS),
     }
     return copy.deepcopy(data)
-
-
-def _row_json(row: Row) -> dict[str, Any]:
-    out = dict(row)
-    if "options" in out:
-        out["options"] = [list(o) if isinstance(o, tuple) else o for o in out["options"]]
-    return out
 
 
 def tables_in_force(*layers: Mapping[str, Any] | None) -> dict[str, Any]:

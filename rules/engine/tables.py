@@ -336,8 +336,8 @@ def tables_as_dict() -> dict[str, Any]:
         "madness": list(MADNESS_TABLE),
         "smashed_leg": list(SMASHED_LEG_TABLE),
         "bitter_enmity": list(BITTER_ENMITY_TABLE),
-        "hero_advance": [_row_json(row) for row in HERO_ADVANCE_TABLE],
-        "henchman_advance": [_row_json(row) for row in HENCHMAN_ADVANCE_TABLE],
+        "hero_advance": [row_json(row) for row in HERO_ADVANCE_TABLE],
+        "henchman_advance": [row_json(row) for row in HENCHMAN_ADVANCE_TABLE],
         "hero_thresholds": list(HERO_THRESHOLDS),
         "henchman_thresholds": list(HENCHMAN_THRESHOLDS),
         "underdog": list(UNDERDOG_TABLE),
@@ -357,7 +357,8 @@ def tables_as_dict() -> dict[str, Any]:
     return copy.deepcopy(data)
 
 
-def _row_json(row: Row) -> dict[str, Any]:
+def row_json(row: Row) -> dict[str, Any]:
+    """A table row as JSON holds it (its options' tuples as lists)."""
     out = dict(row)
     if "options" in out:
         out["options"] = [list(o) if isinstance(o, tuple) else o for o in out["options"]]

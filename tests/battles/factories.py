@@ -103,6 +103,36 @@ def build_league(
     return league
 
 
+def league_on_pack(organiser, version, players: list[tuple[object, str]], *, name: str) -> League:
+    """A running league on a pack ``version``: each (player, label) joined with a warband of
+    the version's playable type, "Banda <label>" (its leader "Jefe de <label>" and three
+    "Batidores de <label>")."""
+    from warbands.packs import services as packs  # noqa: PLC0415
+
+    campaign = services.campaign_create(organiser=organiser, name=name)
+    packs.campaign_pack_move(campaign=campaign, version=version, by=organiser, confirmed=True)
+    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
+    kind = WarbandType.objects.get(pack_version=version, playable=True)
+    league = League(organiser=organiser, campaign=campaign)
+    for player, label in players:
+        warband = warband_services.warband_create(
+            owner=player, warband_type=kind, name=f"Banda {label}"
+        )
+        for role, fighter, count in (("leader", "Jefe", 1), ("henchman", "Batidores", 3)):
+            warband_services.fighter_hire(
+                warband=warband,
+                fighter_type=kind.fighter_types.get(role=role),
+                name=f"{fighter} de {label}",
+                count=count,
+            )
+        services.campaign_join(
+            campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
+        )
+        league.players.append((player, warband))
+    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.RUNNING)
+    return league
+
+
 def first_battle(league: League) -> Battle:
     """Open round 1 and pair it (Swiss); return the first real battle (not a bye)."""
     round = services.round_open(campaign=league.campaign, by=league.organiser)

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from annuminas.errors import Conflict
 from battles.campaigns import services
 from battles.models import Campaign
-from tests.battles.factories import League, quick_user
+from tests.battles.factories import league_on_pack, quick_user
 from tests.battles.test_postbattle import fight, leader, out_of_action
 from warbands import services as warband_services
 from warbands.models import EquipmentItem, LedgerEntry, PackVersion, WarbandType
@@ -387,28 +387,8 @@ def test_a_league_on_a_pack_plays_a_battle_through_the_post_battle_sequence(
     resolve,  # noqa: F811 - the fixture imported above
 ):
     _pack, version = published_pack(organiser)
-    campaign = services.campaign_create(organiser=organiser, name="Liga del Norte")
-    packs.campaign_pack_move(campaign=campaign, version=version, by=organiser, confirmed=True)
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
-    warband_type = WarbandType.objects.get(pack_version=version, playable=True)
-    league = League(organiser=organiser, campaign=campaign)
-    for number in (1, 2):
-        player = quick_user(f"player-pb{number}")
-        warband = warband_services.warband_create(
-            owner=player, warband_type=warband_type, name=f"Banda {number}"
-        )
-        for role, name, count in (("leader", "Jefe", 1), ("henchman", "Batidores", 3)):
-            warband_services.fighter_hire(
-                warband=warband,
-                fighter_type=warband_type.fighter_types.get(role=role),
-                name=name,
-                count=count,
-            )
-        services.campaign_join(
-            campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
-        )
-        league.players.append((player, warband))
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.RUNNING)
+    players = [(quick_user(f"player-pb{n}"), str(n)) for n in (1, 2)]
+    league = league_on_pack(organiser, version, players, name="Liga del Norte")
     a, b = league.warband(0), league.warband(1)
     battle = fight(league, events=[out_of_action(leader(a), leader(b))])
     run = resolve(battle, faces={str(a.pk): [1, 1, 1, 1], str(b.pk): [4, 1]})

@@ -16,7 +16,7 @@ from battles.campaigns.house_rules import house_rules_clean
 from battles.campaigns.selectors import campaign_tables
 from battles.models import Campaign
 from rules.engine.campaign_tables import default_tables, tables_in_force, tables_problems
-from tests.battles.factories import League, quick_user
+from tests.battles.factories import League, league_on_pack, quick_user
 from tests.battles.test_postbattle import fight, leader, out_of_action
 from warbands import services as warband_services
 from warbands.models import Fighter, PackVersion, WarbandType
@@ -238,29 +238,8 @@ def test_a_campaign_reads_its_versions_tables_then_its_own(organiser):
 
 # The post-battle sequence rolls on the tables in force ---------------------------------------
 def _league_on(organiser, version) -> League:
-    campaign = services.campaign_create(organiser=organiser, name=f"Liga {version.pk}")
-    packs.campaign_pack_move(campaign=campaign, version=version, by=organiser, confirmed=True)
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
-    warband_type = WarbandType.objects.get(pack_version=version, playable=True)
-    league = League(organiser=organiser, campaign=campaign)
-    for number in (1, 2):
-        player = quick_user(f"player-t{version.pk}-{number}")
-        warband = warband_services.warband_create(
-            owner=player, warband_type=warband_type, name=f"Banda {number}"
-        )
-        for role, name, count in (("leader", "Jefe", 1), ("henchman", "Batidores", 3)):
-            warband_services.fighter_hire(
-                warband=warband,
-                fighter_type=warband_type.fighter_types.get(role=role),
-                name=name,
-                count=count,
-            )
-        services.campaign_join(
-            campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
-        )
-        league.players.append((player, warband))
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.RUNNING)
-    return league
+    players = [(quick_user(f"player-t{version.pk}-{n}"), str(n)) for n in (1, 2)]
+    return league_on_pack(organiser, version, players, name=f"Liga {version.pk}")
 
 
 def _injured_leader(league, resolve) -> Fighter:  # noqa: F811 - the fixture

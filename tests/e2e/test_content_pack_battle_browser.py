@@ -6,16 +6,14 @@ results and spends his treasury on the pack's own equipment list — at 390 px."
 import pytest
 from playwright.sync_api import expect
 
-from battles.campaigns import services
-from battles.models import Battle, BattleEvent, Campaign, PostBattleRun
+from battles.models import Battle, BattleEvent, PostBattleRun
 from battles.reports import services as reports
-from tests.battles.factories import League, first_battle, simple_report
+from tests.battles.factories import League, first_battle, league_on_pack, simple_report
 from tests.battles.test_content_packs import TROLL_HUNTERS
 from tests.e2e.a11y import axe_violations, sideways_scroll
 from tests.e2e.test_warbands_browser import buy
-from warbands import services as roster
 from warbands.content_loader import content_pack_load
-from warbands.models import Fighter, WarbandType
+from warbands.models import Fighter
 from warbands.packs import services as packs
 from warbands.packs.files import yaml_write
 
@@ -36,26 +34,8 @@ def _pack_league(make_user) -> League:
     report = packs.pack_import(pack=pack, by=organiser, text=yaml_write(TROLL_HUNTERS), apply=True)
     assert report.ok, report.refused
     version = packs.pack_publish(pack=pack, by=organiser)
-    campaign = services.campaign_create(organiser=organiser, name="Liga del Norte")
-    packs.campaign_pack_move(campaign=campaign, version=version, by=organiser, confirmed=True)
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
-    hunters = WarbandType.objects.get(pack_version=version, playable=True)
-    league = League(organiser=organiser, campaign=campaign)
-    for name in ("hallas", "arvegil"):
-        player = make_user(name)
-        warband = roster.warband_create(owner=player, warband_type=hunters, name=f"Banda {name}")
-        for role, fighter, count in (("leader", "Jefe", 1), ("henchman", "Batidores", 3)):
-            roster.fighter_hire(
-                warband=warband,
-                fighter_type=hunters.fighter_types.get(role=role),
-                name=f"{fighter} de {name}",
-                count=count,
-            )
-        services.campaign_join(
-            campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
-        )
-        league.players.append((player, warband))
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.RUNNING)
+    players = [(make_user(name), name) for name in ("hallas", "arvegil")]
+    league = league_on_pack(organiser, version, players, name="Liga del Norte")
     return league
 
 
