@@ -64,6 +64,15 @@ if XDIST_WORKER:
     os.environ["CACHE_KEY_PREFIX"] = _cache["KEY_PREFIX"]
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Right before the test database is made: an in-memory SQLite one is copied from the
+    migrated one a previous process kept (tests/db_template.py) instead of migrated again."""
+    from tests.db_template import migrate_from_template
+
+    migrate_from_template()
+
+
 def _require_redis() -> str:
     url = settings.REDIS_URL
     if not url:
@@ -248,3 +257,88 @@ def _celery_in_process(request):
     app.conf.task_always_eager = not real_broker
     yield
     app.conf.task_always_eager = previous
+
+
+# --- data built once per module ---------------------------------------------------------------
+# Building a league through the services (users, warbands hired and joined, a round paired) costs
+# a tenth of a second or more, and a module whose fifty tests each build the same league spent
+# most of its time there. As Django's ``TestCase.setUpTestData`` does, such a module builds it once
+# inside a transaction held open for the module and rolled back after its last test; each test
+# still runs inside its own savepoint (pytest-django's ``db``), so what it writes is gone before
+# the next test, and gets its own deep copy of the objects:
+#
+#     @pytest.fixture(scope="module")
+#     def _world(module_transaction):
+#         return build_league(prefix="w-")
+#
+#     @pytest.fixture
+#     def world(_world, fresh):
+#         return fresh(_world)
+#
+# The builder runs before the module's function fixtures, under the settings every test gets
+# (tasks in-process, no sheet rendered ahead). Its rows live beside what the module's tests build
+# themselves: the names it gives (usernames, campaign names) must not clash with theirs.
+
+
+TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_serialized_rollback"}
+
+
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    if marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
+        return True
+    return bool(TRANSACTIONAL_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.fixture(scope="module")
+def module_transaction(request, django_db_setup, django_db_blocker):
+    """A transaction open for the module (rolled back after its last test); the database is
+    reachable from the module's own fixtures. A transactional test (one that commits, flushes
+    or migrates) cannot share the module with it: it is refused here, by name."""
+    from django.db import transaction
+    from django.test.utils import override_settings
+
+    from annuminas.celery import app
+    from warbands.content_loader import content_pack_load
+
+    transactional = [
+        item.name
+        for item in request.session.items
+        if item.module is request.module and _transactional(item)
+    ]
+    if transactional:
+        pytest.fail(
+            f"{request.module.__name__} builds data once per module (module_transaction) "
+            f"and cannot hold transactional tests; move them to a module of their own: "
+            + ", ".join(transactional)
+        )
+    with django_db_blocker.unblock(), override_settings(SHEET_WARM_ON_WRITE=False):
+        eager = app.conf.task_always_eager
+        app.conf.task_always_eager = True
+        # Committed, as tests/warbands/fixtures.py's session fixture does (a no-op after it):
+        # loaded inside the transaction, it would be gone for the modules that follow.
+        content_pack_load()
+        outer = transaction.atomic()
+        outer._from_testcase = True  # as TestCase's own: the services' durable blocks nest in it
+        outer.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            app.conf.task_always_eager = eager
+
+
+@pytest.fixture
+def fresh(db, monkeypatch):
+    """``fresh(data)``: a deep copy of module-built data for this test, and a cache of its own
+    (a cached page names a warband by id, version and creation time, which the module's tests
+    share: a page cached by one test would be served to the next that reached the same version
+    another way)."""
+    import copy
+
+    from annuminas import cache as cache_module
+
+    epoch = f"test-{uuid.uuid4().hex}"
+    monkeypatch.setattr(cache_module, "database_epoch", lambda: epoch)
+    return copy.deepcopy

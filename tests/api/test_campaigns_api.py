@@ -13,7 +13,7 @@ from battles.reports import services as reports
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
 from tests.battles.factories import (
     build_league,
-    first_battle,
+    build_world,
     new_warband,
     quick_user,
     simple_report,
@@ -25,24 +25,18 @@ ROLES = ("anonymous", "stranger", "participant", "opponent", "organiser", "other
 API = "/api/v1"
 
 
+@pytest.fixture(scope="module")
+def _world(module_transaction):
+    return build_world()
+
+
 @pytest.fixture
-def world(make_league):
-    """A running campaign with round 1 paired (one scheduled battle), a stranger with his own
-    warband, and the organiser of another campaign."""
-    league = make_league()
-    battle = first_battle(league)
-    stranger = quick_user("stranger")
-    new_warband(stranger, "Forasteros")
-    other = build_league(name="Liga de Bree", players=0, state="open", prefix="x")
-    users = {
-        "anonymous": None,
-        "stranger": stranger,
-        "participant": league.user(0),
-        "opponent": league.user(1),
-        "organiser": league.organiser,
-        "other_organiser": other.organiser,
-    }
-    return {"league": league, "battle": battle, "users": users, "other": other}
+def world(_world, fresh):
+    return fresh(_world)
+
+
+def _name(w, role: str) -> str:
+    return w["users"][role].username
 
 
 def client_for(user) -> APIClient:
@@ -119,7 +113,7 @@ WRITES = [
     ("archive", "post", lambda w: _campaign_url(w, "archive/"), lambda w: {}, None,
      {**ORGANISER_ONLY, "organiser": 409}),
     ("co-organiser", "post", lambda w: _campaign_url(w, "organisers/"),
-     lambda w: {"username": "stranger"}, None, {**ORGANISER_ONLY, "organiser": 201}),
+     lambda w: {"username": _name(w, "stranger")}, None, {**ORGANISER_ONLY, "organiser": 201}),
     ("withdraw", "delete", lambda w: _campaign_url(w, f"members/{_membership_of(w, 1)}/"),
      lambda w: None, None, {**ORGANISER_ONLY, "opponent": 204, "organiser": 204}),
     ("open round", "post", lambda w: _campaign_url(w, "rounds/"), lambda w: {}, None,
@@ -317,8 +311,8 @@ def test_a_fighter_cannot_be_reported_taking_himself_out_of_action(world):
 
 
 # --- query budgets ------------------------------------------------------------------------
-def _paired_league(make_league, players):
-    league = make_league(players=players, henchmen=2)
+def _paired_league(players):
+    league = build_league(players=players, henchmen=2, prefix=f"q{players}-")
     round = services.round_open(campaign=league.campaign, by=league.organiser)
     battles = services.pairings_generate(round=round, by=league.organiser, method="swiss")
     for battle in battles:
@@ -330,6 +324,17 @@ def _paired_league(make_league, players):
         )
         reports.battle_confirm(battle=battle, by=league.organiser)
     return league, [b for b in battles if not b.is_bye][0]
+
+
+@pytest.fixture(scope="module")
+def _paired_leagues(module_transaction):
+    """A league of 2 and one of 9 with round 1 reported and confirmed (built once)."""
+    return {players: _paired_league(players) for players in (2, 9)}
+
+
+@pytest.fixture
+def paired_leagues(_paired_leagues, fresh):
+    return fresh(_paired_leagues)
 
 
 ENDPOINTS = [
@@ -349,9 +354,9 @@ ENDPOINTS = [
 
 @pytest.mark.parametrize("players", [2, 9])
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
-def test_query_budgets(make_league, assert_max_queries, players, endpoint):
+def test_query_budgets(paired_leagues, assert_max_queries, players, endpoint):
     _name, url, budget = endpoint
-    league, battle = _paired_league(make_league, players)
+    league, battle = paired_leagues[players]
     client = client_for(league.organiser)
     with assert_max_queries(budget):
         response = client.get(url(league, battle))

@@ -22,7 +22,7 @@ from warbands import services as warband_services
 from warbands.content_loader import content_pack_load
 from warbands.models import FighterType, Warband, WarbandType
 
-__all__ = ["_content_preloaded", "league", "league_content", "make_league"]
+__all__ = ["_content_preloaded", "_league", "league", "league_content", "make_league"]
 
 MERCENARIES = "mercenarios-de-rhovanion"
 CAPTAIN = "capitan-mercenario"
@@ -103,6 +103,25 @@ def build_league(
     return league
 
 
+def build_world(prefix: str = "w-") -> dict:
+    """The permission matrices' world: a running campaign with round 1 paired (one scheduled
+    battle), a stranger with his own warband, and the organiser of another campaign."""
+    league = build_league(prefix=prefix)
+    battle = first_battle(league)
+    stranger = quick_user(f"{prefix}stranger")
+    new_warband(stranger, "Forasteros")
+    other = build_league(name="Liga de Bree", players=0, state="open", prefix=f"{prefix}x")
+    users = {
+        "anonymous": None,
+        "stranger": stranger,
+        "participant": league.user(0),
+        "opponent": league.user(1),
+        "organiser": league.organiser,
+        "other_organiser": other.organiser,
+    }
+    return {"league": league, "battle": battle, "users": users, "other": other}
+
+
 def league_on_pack(organiser, version, players: list[tuple[object, str]], *, name: str) -> League:
     """A running league on a pack ``version``: each (player, label) joined with a warband of
     the version's playable type, "Banda <label>" (its leader "Jefe de <label>" and three
@@ -170,7 +189,14 @@ def make_league(league_content):
     return make
 
 
+@pytest.fixture(scope="module")
+def _league(module_transaction) -> League:
+    return build_league(prefix="m-")
+
+
 @pytest.fixture
-def league(make_league) -> League:
-    """A running campaign (draft preset "raid") with two players who joined with warbands."""
-    return make_league()
+def league(_league, fresh, league_content) -> League:
+    """A running campaign (draft preset "raid") with two players who joined with warbands,
+    built once per module (tests/conftest.py, ``module_transaction``); its users' names start
+    with "m-", so the league a test builds itself with ``make_league`` does not clash."""
+    return fresh(_league)

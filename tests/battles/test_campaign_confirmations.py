@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.battles.test_pages import client_for, world  # noqa: F401 - the fixture
+from tests.battles.test_pages import _world, client_for, world  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 from django import forms
-from django.conf import settings as django_settings
 from django.core.exceptions import FieldDoesNotExist, ValidationError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -37,7 +34,7 @@ from battles.campaigns.summary import house_rules_summary, shown
 from battles.models import Campaign
 from rules.engine.optional_rules import OPTIONAL_RULE_KEYS as ENGINE_OPTIONAL_RULES
 from tests.battles.factories import *  # noqa: F403 - the campaign fixtures
-from tests.battles.factories import new_warband, quick_user
+from tests.battles.factories import build_league, new_warband, quick_user
 from warbands import services as warband_services
 
 pytestmark = pytest.mark.django_db
@@ -137,15 +134,28 @@ def parity_problems(setting: Setting, *, campaign, schema: dict, page: str, requ
     return problems
 
 
-@pytest.fixture
-def doors(rf, league):
-    """What the parity check reads: a campaign, the schema, the creation page, a request."""
-    request = rf.get("/")
-    request.user = league.organiser
+@pytest.fixture(scope="module")
+def _doors(module_transaction):
+    """What the parity check reads: a campaign, the schema, the creation page (built once)."""
+    league = build_league(prefix="d-")
     client = Client()
     client.force_login(league.organiser)
     page = client.get(reverse("campaign-create")).content.decode()
-    return {"campaign": league.campaign, "schema": _schema(), "page": page, "request": request}
+    return {"league": league, "schema": _schema(), "page": page}
+
+
+@pytest.fixture
+def doors(_doors, fresh, rf):
+    """The above, and a request from the campaign's organiser."""
+    built = fresh(_doors)
+    request = rf.get("/")
+    request.user = built["league"].organiser
+    return {
+        "campaign": built["league"].campaign,
+        "schema": built["schema"],
+        "page": built["page"],
+        "request": request,
+    }
 
 
 @pytest.mark.parametrize("setting", league_settings.SETTINGS, ids=lambda s: s.key)
@@ -239,7 +249,7 @@ def test_the_page_sets_shows_and_lifts_the_warriors_limit(league_content):
     client.force_login(organiser)
     form = {"name": "Liga de Arnor", "preset": "raid", "max_warriors": "8", "tables": ""}
     response = client.post(reverse("campaign-create"), form)
-    campaign = Campaign.objects.get()
+    campaign = Campaign.objects.get(name="Liga de Arnor")
     assert response.status_code == 302 and campaign.max_warriors == 8
     page = client.get(reverse("campaign-detail", args=[campaign.slug])).content.decode()
     assert 'data-testid="max-warriors-rule">8</dd>' in page
@@ -320,48 +330,6 @@ def test_a_hire_over_the_limit_is_refused_and_changes_nothing(make_league):
     assert (warband.treasury, warband.fighters.count()) == (treasury, 2)
     warband_services.fighter_hire(warband=warband, fighter_type=soldier, name="Uno", count=1)
     assert warband.fighters.count() == 3
-
-
-# --- the storage: existing campaigns keep their values -------------------------------------------
-def _migration_adding(field: str, loader) -> tuple[str, str]:
-    """The battles migration that adds ``field`` to the campaign (whatever its number)."""
-    return next(
-        key
-        for key, migration in loader.disk_migrations.items()
-        if key[0] == "battles"
-        and any(
-            getattr(operation, "model_name", "") == "campaign"
-            and getattr(operation, "name", "") == field
-            for operation in migration.operations
-        )
-    )
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_keeps_every_existing_campaigns_values():
-    executor = MigrationExecutor(connection)
-    after = _migration_adding("max_warriors", executor.loader)
-    (before,) = executor.loader.disk_migrations[after].dependencies
-    executor.migrate([before])
-    old = executor.loader.project_state([before]).apps
-    user = old.get_model(*django_settings.AUTH_USER_MODEL.split(".")).objects.create(username="o")
-    values = {
-        "starting_treasury": 650, "rating_cap": 310, "max_fighter_type_copies": 4,
-        "points_win": 5, "points_draw": 2, "points_loss": -1, "points_bye": 4,
-        "points_per_out_of_action": 1, "points_per_objective": 2, "tie_breakers": ["wins"],
-        "optional_rules": ["challenges"], "tables": {"exploration": []},
-        "hired_swords_forbidden": "all", "table_size": "120 × 90 cm", "game_length": "2 h",
-    }  # fmt: skip
-    row = old.get_model("battles", "Campaign").objects.create(
-        name="Liga", slug="liga", join_code="ABCDEFGH", created_by=user, **values
-    )
-    executor = MigrationExecutor(connection)
-    executor.migrate([after])
-    new = executor.loader.project_state([after]).apps
-    migrated = new.get_model("battles", "Campaign").objects.get(pk=row.pk)
-    assert {key: getattr(migrated, key) for key in values} == values
-    assert migrated.max_warriors is None
-    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_a_yes_or_no_setting_has_its_doors_ready():

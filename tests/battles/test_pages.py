@@ -12,7 +12,7 @@ from battles.models import Battle, Campaign
 from battles.reports import services as reports
 from tests.battles.factories import (
     build_league,
-    first_battle,
+    build_world,
     new_warband,
     quick_user,
     simple_report,
@@ -23,22 +23,18 @@ pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "stranger", "participant", "opponent", "organiser", "other_organiser")
 
 
+@pytest.fixture(scope="module")
+def _world(module_transaction):
+    return build_world()
+
+
 @pytest.fixture
-def world(make_league):
-    league = make_league()
-    battle = first_battle(league)
-    stranger = quick_user("stranger")
-    new_warband(stranger, "Forasteros")
-    other = build_league(name="Liga de Bree", players=0, state="open", prefix="x")
-    users = {
-        "anonymous": None,
-        "stranger": stranger,
-        "participant": league.user(0),
-        "opponent": league.user(1),
-        "organiser": league.organiser,
-        "other_organiser": other.organiser,
-    }
-    return {"league": league, "battle": battle, "users": users, "other": other}
+def world(_world, fresh):
+    return fresh(_world)
+
+
+def _name(w, role: str) -> str:
+    return w["users"][role].username
 
 
 def client_for(user) -> Client:
@@ -96,7 +92,7 @@ WRITES = [
      ORGANISER_ONLY),
     ("transition", lambda w: _manage(w, op="transition", state="finished", confirmed="1"), None,
      ORGANISER_ONLY),
-    ("co-organiser", lambda w: _manage(w, op="add_organiser", username="stranger"), None,
+    ("co-organiser", lambda w: _manage(w, op="add_organiser", username=_name(w, "stranger")), None,
      ORGANISER_ONLY),
     ("report", lambda w: (reverse("battle-report", args=[w["battle"].pk]),
                           {"winners": [w["league"].warband(0).pk], "events-TOTAL_FORMS": 0,
@@ -196,7 +192,7 @@ def test_create_campaign_page_uses_the_preset(league_content):
          "points_loss": 0, "points_bye": 3, "optional_rules": ["challenges"]},
     )  # fmt: skip
     assert response.status_code == 302
-    campaign = Campaign.objects.get()
+    campaign = Campaign.objects.get(name="Liga de Imladris")
     assert (campaign.rating_cap, campaign.starting_treasury) == (400, 600)
     assert campaign.optional_rules == ["challenges"]
 
@@ -238,8 +234,8 @@ def test_join_page(make_league):
 
 
 # --- query budgets ------------------------------------------------------------------------
-def _played_league(make_league, players):
-    league = make_league(players=players, henchmen=2)
+def _played_league(players):
+    league = build_league(players=players, henchmen=2, prefix=f"q{players}-")
     round = services.round_open(campaign=league.campaign, by=league.organiser)
     battles = services.pairings_generate(round=round, by=league.organiser, method="swiss")
     real = [b for b in battles if not b.is_bye]
@@ -263,6 +259,17 @@ def _played_league(make_league, players):
     return league, real[0]
 
 
+@pytest.fixture(scope="module")
+def _played_leagues(module_transaction):
+    """A league of 2 and one of 9 with round 1 reported and confirmed (built once)."""
+    return {players: _played_league(players) for players in (2, 9)}
+
+
+@pytest.fixture
+def played_leagues(_played_leagues, fresh):
+    return fresh(_played_leagues)
+
+
 PAGE_BUDGETS = [
     ("list", lambda league, battle: reverse("campaign-list"), 8),
     ("detail", lambda league, battle: reverse("campaign-detail", args=[league.campaign.slug]), 14),
@@ -277,9 +284,9 @@ PAGE_BUDGETS = [
 
 @pytest.mark.parametrize("players", [2, 9])
 @pytest.mark.parametrize("page", PAGE_BUDGETS, ids=[p[0] for p in PAGE_BUDGETS])
-def test_page_query_budgets(make_league, assert_max_queries, players, page):
+def test_page_query_budgets(played_leagues, assert_max_queries, players, page):
     _name, url, budget = page
-    league, battle = _played_league(make_league, players)
+    league, battle = played_leagues[players]
     client = client_for(league.organiser)
     target = url(league, battle)
     with assert_max_queries(budget):

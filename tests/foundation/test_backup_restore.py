@@ -127,8 +127,9 @@ def _stash_items(warband: Warband) -> list[tuple[int, Equipment]]:
 
 
 def test_a_restored_database_is_never_served_from_the_lost_timelines_cache(
-    tmp_path, postgres, league
+    tmp_path, postgres, make_league
 ):
+    league = make_league()
     warband, owner = league.warband(0), league.user(0)
     client = APIClient()
     client.force_authenticate(owner)
