@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from battles.models import Battle, BattleEvent, BattleLogEntry, Campaign
-from tests.battles.factories import first_battle
+from tests.battles.factories import build_league, first_battle
 from warbands.models import Fighter
 
 pytestmark = pytest.mark.django_db
@@ -57,9 +57,10 @@ class Table:
         return self.phone_b.get(f"{self.url}state/").json()
 
 
-@pytest.fixture
-def table(make_league):
-    league = make_league(henchmen=5, max_fighter_type_copies=None)
+@pytest.fixture(scope="module")
+def _table(module_transaction):
+    """A battle set up at the table (built once per module)."""
+    league = build_league(prefix="t-", henchmen=5, max_fighter_type_copies=None)
     battle = first_battle(league)
     table = Table(league, battle)
     response = table.phone_a.post(
@@ -68,7 +69,12 @@ def table(make_league):
         format="json",
     )
     assert response.status_code == 201, response.json()
-    return table
+    return league, battle
+
+
+@pytest.fixture
+def table(_table, fresh) -> Table:
+    return Table(*fresh(_table))
 
 
 def test_setup_lists_who_fights_and_the_rout_thresholds(table):

@@ -9,7 +9,8 @@ from rest_framework.test import APIClient
 
 from battles.models import BattleLogEntry
 from tests.battles.test_battlelog_api import Table, uid
-from tests.battles.test_battlelog_api import table as table  # noqa: F401 - the fixture
+from tests.battles.test_battlelog_api import _table as _table  # noqa: F401 - the fixtures
+from tests.battles.test_battlelog_api import table as table
 
 pytestmark = pytest.mark.django_db
 

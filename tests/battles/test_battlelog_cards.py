@@ -11,7 +11,7 @@ from django.test import Client
 
 from battles.battlelog.rebind import bind_form
 from battles.models import Battle, BattleLogEntry
-from tests.battles.factories import first_battle
+from tests.battles.factories import build_league, first_battle
 from warbands import services as warband_services
 from warbands.models import Equipment, Fighter
 
@@ -32,11 +32,11 @@ def post(client, url, **data):
     return response
 
 
-@pytest.fixture
-def at_table(make_league):
+@pytest.fixture(scope="module")
+def _at_table(module_transaction):
     """A battle of a league of three (the third player sits this round out), set up and its
-    first turn begun; the first warband's captain carries a bow."""
-    league = make_league(henchmen=3, players=3)
+    first turn begun; the first warband's captain carries a bow (built once per module)."""
+    league = build_league(prefix="c-", henchmen=3, players=3)
     battle = first_battle(league)
     a = battle.participants.order_by("pk").first().warband
     captain = Fighter.objects.get(warband=a, is_leader=True)
@@ -62,6 +62,11 @@ def at_table(make_league):
         "benched": benched,
         "captain": captain,
     }
+
+
+@pytest.fixture
+def at_table(_at_table, fresh):
+    return fresh(_at_table)
 
 
 def forms_in(html: str) -> int:

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from battles.battlelog.views import Names, describe
 from battles.models import Battle, BattleLogEntry, BattleSetup
-from tests.battles.factories import first_battle
+from tests.battles.factories import build_league, first_battle
 from warbands import services as warband_services
 from warbands.models import Equipment, Fighter
 
@@ -26,11 +26,16 @@ def browser(user) -> Client:
     return client
 
 
-@pytest.fixture
-def at_table(make_league):
-    league = make_league(henchmen=3)
+@pytest.fixture(scope="module")
+def _at_table(module_transaction):
+    league = build_league(prefix="t-", henchmen=3)
     battle = first_battle(league)
     return league, battle, f"/battles/{battle.pk}/table/"
+
+
+@pytest.fixture
+def at_table(_at_table, fresh):
+    return fresh(_at_table)
 
 
 def post(client, url, **data):
