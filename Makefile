@@ -73,3 +73,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
+	rm -rf "$${TMPDIR:-/tmp}"/annuminas-test-db-*.sqlite3 "$${TMPDIR:-/tmp}"/annuminas-client-*
