@@ -24,8 +24,11 @@ the names, titles and enums a generator turns into types do not change with the 
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.response import Response
 
 from .error_codes import catalogue_markdown
 
@@ -201,9 +204,29 @@ LOCATED = {
 
 
 class EnglishSchemaView(SpectacularAPIView):
-    """``/api/v1/schema/``: the same document whatever language the reader asks for."""
+    """``/api/v1/schema/``: the same document whatever language the reader asks for.
+
+    The document follows from the code alone (the same for every caller, logged in or not), so
+    each process generates it once per version and language and keeps it: generating it cost
+    ~0.6 s of CPU for every visit of the schema or of the API docs page, which loads it."""
 
     schema = None  # not an operation of the API it describes
+    _documents: ClassVar[dict[tuple[str | None, str | None], dict[str, Any]]] = {}
+
+    def _get_schema_response(self, request):
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        key = (version, translation.get_language())
+        document = self._documents.get(key)
+        if document is None:  # two first visits at once both generate it: the same document
+            generator = self.generator_class(
+                urlconf=self.urlconf, api_version=version, patterns=self.patterns
+            )
+            document = generator.get_schema(request=request, public=self.serve_public)
+            self._documents[key] = document
+        filename = self._get_filename(request, version)
+        return Response(
+            data=document, headers={"Content-Disposition": f'inline; filename="{filename}"'}
+        )
 
     def dispatch(self, request, *args, **kwargs):
         # Rendered here, inside English: the document's texts are lazy until rendered.

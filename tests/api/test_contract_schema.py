@@ -49,6 +49,34 @@ def test_the_schema_is_the_same_in_every_language():
     assert "Estado" not in json.dumps(spanish.json()["components"]["schemas"])
 
 
+def test_the_document_is_generated_once_and_is_the_same_for_every_caller(monkeypatch, make_user):
+    """Generating it cost ~0.6 s of CPU a visit (the API docs page loads it too): each process
+    keeps it. What makes that safe: a stranger, a player and a superuser read the same bytes."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from annuminas.api.schema import EnglishSchemaView
+
+    monkeypatch.setattr(EnglishSchemaView, "_documents", {})
+    generated = []
+    real = SchemaGenerator.get_schema
+
+    def counting(self, *args, **kwargs):
+        generated.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counting)
+    player, root = APIClient(), APIClient()
+    player.force_authenticate(make_user("lector"))
+    root.force_authenticate(make_user("raíz", is_staff=True, is_superuser=True))
+    answers = [c.get("/api/v1/schema/?format=json") for c in (APIClient(), player, root)]
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert answers[0].content == answers[1].content == answers[2].content
+    assert len(generated) == 1
+    yaml = APIClient().get("/api/v1/schema/")  # another format, the same document
+    assert yaml.status_code == 200 and b"openapi:" in yaml.content
+    assert len(generated) == 1
+
+
 def test_request_bodies_are_json_only(schema):
     bodies = [op["requestBody"] for _, _, op in operations(schema) if "requestBody" in op]
     assert bodies

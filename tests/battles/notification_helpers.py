@@ -55,7 +55,10 @@ def start_hook_server(status: int = 204) -> Hook:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     hook = Hook(server=server, status=status)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll: shutting down waits for the next one (0.5 s by default, at every test).
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     return hook
 
 
