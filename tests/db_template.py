@@ -8,9 +8,10 @@ files, their contents and Django's version); later processes and runs copy that 
 own in-memory database instead (SQLite's backup, ~0.1 s). A new or edited migration names another
 file, so a stale schema is never used. PostgreSQL (``DATABASE_URL``) migrates as before.
 
-The copy is taken right after ``migrate``, so it holds what the migrations and their
-``post_migrate`` receivers wrote (content types, permissions, the content editors' group), as
-a migrated database does; ``migrate`` on it afterwards finds nothing to apply.
+The copy is taken right after ``migrate``, so it holds what the migrations wrote, as a migrated
+database does (``migrate`` on it afterwards finds nothing to apply); the ``post_migrate``
+receivers (content types, permissions, the content editors' group) run again after each copy,
+since what they write follows the code and not only the migrations.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 import django
 from django.apps import apps
 from django.core.management.commands import migrate
+from django.core.management.sql import emit_post_migrate_signal
 from django.db import connections
 
 
@@ -59,6 +61,9 @@ def migrate_from_template() -> None:
         if path.exists():
             with closing(sqlite3.connect(path)) as kept:
                 kept.backup(connection.connection)
+            # What the receivers write follows the code too (content types, permissions, the
+            # content editors' group): they run again, as after ``migrate`` or a flush.
+            emit_post_migrate_signal(0, False, connection.alias)
             return None
         result = original(self, *args, **options)
         partial = path.with_suffix(f".{os.getpid()}.part")
