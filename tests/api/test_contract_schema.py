@@ -74,7 +74,13 @@ def test_the_document_is_generated_once_and_is_the_same_for_every_caller(monkeyp
     assert len(generated) == 1
     yaml = APIClient().get("/api/v1/schema/")  # another format, the same document
     assert yaml.status_code == 200 and b"openapi:" in yaml.content
+    spanish = APIClient().get("/api/v1/schema/?format=json&lang=es")
+    assert spanish.content == answers[0].content
     assert len(generated) == 1
+    # Odd query strings each cost a generation, but only a few documents are ever kept.
+    for number in range(EnglishSchemaView.KEPT + 3):
+        assert APIClient().get(f"/api/v1/schema/?version=v{number}").status_code == 200
+    assert len(EnglishSchemaView._documents) == EnglishSchemaView.KEPT
 
 
 def test_request_bodies_are_json_only(schema):
