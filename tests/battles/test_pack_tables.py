@@ -19,7 +19,7 @@ from rules.engine.campaign_tables import default_tables, tables_in_force, tables
 from tests.battles.factories import League, league_on_pack, quick_user
 from tests.battles.test_postbattle import fight, leader, out_of_action
 from warbands import services as warband_services
-from warbands.models import Fighter, PackVersion, WarbandType
+from warbands.models import Fighter, PackVersion, Warband, WarbandType
 from warbands.packs import services as packs
 from warbands.packs.document import document_check
 from warbands.packs.files import yaml_read, yaml_write
@@ -477,3 +477,41 @@ def test_a_packs_advance_thresholds_are_the_ones_its_warbands_advance_by(organis
     other = warband_services.warband_create(owner=player, warband_type=default, name="Regla")
     hero, henchman = advance_thresholds(other)
     assert (hero[:1], henchman[:1]) == ((2,), (2,))
+
+
+def test_a_move_to_a_version_with_other_thresholds_counts_advances_by_them_at_once(organiser):
+    """The advances due (the sheet's boxes) follow the version a campaign moves to, without
+    waiting for the warband's next roster change."""
+    from warbands.models import HenchmanGroup  # noqa: PLC0415
+
+    pack, first = published(
+        organiser, tables={"advance_thresholds": {"hero": [2, 4], "henchman": [1, 3, 6]}}
+    )
+    campaign = services.campaign_create(organiser=organiser, name="Liga de los Umbrales")
+    packs.campaign_pack_move(campaign=campaign, version=first, by=organiser, confirmed=True)
+    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
+    player = quick_user("player-moves-thresholds")
+    kind = WarbandType.objects.get(pack_version=first, playable=True)
+    warband = warband_services.warband_create(owner=player, warband_type=kind, name="Umbrales")
+    warband_services.fighter_hire(
+        warband=warband, fighter_type=kind.fighter_types.get(role="henchman"), name="B", count=2
+    )
+    services.campaign_join(
+        campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
+    )
+    HenchmanGroup.objects.filter(warband=warband).update(experience=1)
+    warband_services.warband_rating_refresh(warband=warband)
+    assert HenchmanGroup.objects.get(warband=warband).advances_due == 1
+    version_before = Warband.objects.get(pk=warband.pk).version
+
+    document = {
+        **copy.deepcopy(TROLL_HUNTERS),
+        "tables": {"advance_thresholds": {"hero": [2, 4], "henchman": [4, 8, 12]}},
+    }
+    assert packs.pack_import(pack=pack, by=organiser, text=yaml_write(document), apply=True).ok
+    second = packs.pack_publish(pack=pack, by=organiser)
+    packs.campaign_pack_move(campaign=campaign, version=second, by=organiser, confirmed=True)
+    moved = Warband.objects.get(pk=warband.pk)
+    assert moved.warband_type.pack_version_id == second.pk
+    assert moved.version == version_before + 1
+    assert HenchmanGroup.objects.get(warband=warband).advances_due == 0

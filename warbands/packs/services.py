@@ -34,6 +34,7 @@ from ..models import (
     WarbandType,
 )
 from ..models.catalogue import local_slug, version_prefix
+from ..services.rating import roster_refresh
 from .document import ENTRY_LABELS, NESTED, TABLES, Problem, document_check
 from .files import DryRun, compare, dry_run
 from .known import known_default
@@ -547,7 +548,6 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
         old_type = warband.warband_type
         warband.warband_type = types[local_slug(old_type.slug, old_type.pack_version_id)]
         warband.version += 1
-        warband.save(update_fields=["warband_type", "version"])
         for model in (Fighter, HenchmanGroup):
             for row in model.objects.filter(warband=warband).select_related("fighter_type"):
                 kind = row.fighter_type
@@ -562,6 +562,10 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
                 skills.get(local_slug(s.slug, s.pack_version_id), s) for s in fighter.skills.all()
             ]
             fighter.skills.set(moved)
+        # The new version's rating points and advance thresholds count from now: the rating
+        # and every advance due (the sheet's boxes) are those of the version moved to.
+        roster_refresh(warband)
+        warband.save(update_fields=["warband_type", "version", "rating"])
     campaign.pack_version = version
     campaign.save(update_fields=["pack_version"])
     return preview
