@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from battles.models import SCENARIOS, BattleEvent
+from battles.models import BattleEvent
 from battles.reports.check import EventReport, ParticipantReport, Report
 
 
@@ -139,10 +139,6 @@ class ReportForm(forms.Form):
             )
 
     side_choices = staticmethod(side_choices)
-
-    @staticmethod
-    def scenario_suggestions():
-        return [str(s) for s in SCENARIOS]
 
     def to_report(self, events: list[EventReport]) -> Report:
         data = self.cleaned_data

@@ -82,3 +82,16 @@ def test_the_campaign_page_links_organisers_to_the_list(league):
     page = f"/campaigns/{league.campaign.slug}/"
     assert url(league) in browser(league.organiser).get(page).content.decode()
     assert url(league) not in browser(league.user(0)).get(page).content.decode()
+
+
+def test_the_report_form_suggests_the_campaigns_own_scenarios(league):
+    """The report by hand suggests what the battle's setup offers: the campaign's own list when
+    it has one; else the default list in the reader's language."""
+    battle = first_battle(league)
+    player = browser(league.user(0))
+    report = f"/battles/{battle.pk}/report/"
+    page = player.get(report).content.decode()
+    assert '<option value="Skirmish">' in page and "El vado de Sarn" not in page
+    browser(league.organiser).post(url(league), rows(("El vado de Sarn", False)))
+    page = player.get(report).content.decode()
+    assert '<option value="El vado de Sarn">' in page and "Skirmish" not in page
