@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Test processes for test / test-fast (pytest-xdist; each has its own test database).
+# Test processes for test / test-fast (pytest-xdist; each has its own test database). Test files
+# are shared out whole (--dist loadfile): a module's tests run in order in one process, and what
+# a module builds once (module_transaction, tests/conftest.py) is built once per run.
 WORKERS ?= 2
 # The test targets keep compiled bytecode (and pytest's rewritten test modules) between runs,
 # even where the environment turns it off (PYTHONDONTWRITEBYTECODE, as container images often
@@ -38,11 +40,11 @@ run: install
 ## test database, Celery queue and cache prefix). SQLite here; PostgreSQL + Redis when
 ## DATABASE_URL/REDIS_URL are set.
 test: install
-	$(PYTEST) -n $(WORKERS) $(PYTEST_ARGS)
+	$(PYTEST) -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 ## The fast loop: everything but the browser (e2e) and real-worker tests, in WORKERS processes.
 test-fast: install
-	$(PYTEST) -n $(WORKERS) -m "not e2e and not worker" $(PYTEST_ARGS)
+	$(PYTEST) -n $(WORKERS) --dist loadfile -m "not e2e and not worker" $(PYTEST_ARGS)
 
 ## The whole suite in one process (to read a failure's output in order, or bisect one).
 test-serial: install
@@ -73,4 +75,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
-	rm -rf "$${TMPDIR:-/tmp}"/annuminas-test-db-*.sqlite3 "$${TMPDIR:-/tmp}"/annuminas-client-*
+	rm -rf "$${TMPDIR:-/tmp}/annuminas-tests-$$(id -u)"

@@ -269,36 +269,81 @@ def _celery_in_process(request):
 #
 #     @pytest.fixture(scope="module")
 #     def _world(module_transaction):
-#         return build_league(prefix="w-")
+#         with module_transaction:  # the database is reachable while building, not after
+#             return build_league(prefix="w-")
 #
 #     @pytest.fixture
 #     def world(_world, fresh):
 #         return fresh(_world)
 #
-# The builder runs before the module's function fixtures, under the settings every test gets
-# (tasks in-process, no sheet rendered ahead). Its rows live beside what the module's tests build
-# themselves: the names it gives (usernames, campaign names) must not clash with theirs.
+# The builder runs before the module's function fixtures, under what every test gets (tasks
+# in-process, no sheet rendered ahead) and in the site's default language. Its rows live beside
+# what the module's tests build themselves: the names it gives (usernames, campaign names) must
+# not clash with theirs.
 
-
-TRANSACTIONAL_FIXTURES = {"transactional_db", "live_server", "django_db_serialized_rollback"}
+TRANSACTIONAL_FIXTURES = {
+    "transactional_db",
+    "live_server",
+    "django_db_serialized_rollback",
+    "django_db_reset_sequences",
+}
 
 
 def _transactional(item: pytest.Item) -> bool:
+    """Whether pytest-django runs ``item`` as a transactional test (it commits or flushes)."""
     marker = item.get_closest_marker("django_db")
-    if marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
-        return True
+    if marker:
+        # django_db(transaction=False, reset_sequences=False, databases=None,
+        #           serialized_rollback=False, …): positionally or by name.
+        named = dict(zip(("transaction", "reset_sequences"), marker.args, strict=False))
+        named.update(marker.kwargs)
+        if any(named.get(key) for key in ("transaction", "reset_sequences", "serialized_rollback")):
+            return True
     return bool(TRANSACTIONAL_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+class ModuleBuilding:
+    """``with module_transaction:`` — what a module's builder runs inside: the database
+    reachable, tasks in-process, no sheet rendered ahead, the site's default language."""
+
+    def __init__(self, blocker) -> None:
+        self.blocker = blocker
+        self.restore: list = []
+
+    def __enter__(self) -> "ModuleBuilding":
+        from django.test.utils import override_settings
+        from django.utils import translation
+
+        from annuminas.celery import app
+
+        self.blocker.unblock()
+        eager = app.conf.task_always_eager
+        app.conf.task_always_eager = True
+        language = translation.override(settings.LANGUAGE_CODE)
+        language.__enter__()
+        no_warming = override_settings(SHEET_WARM_ON_WRITE=False)
+        no_warming.enable()
+        self.restore = [
+            no_warming.disable,
+            lambda: language.__exit__(None, None, None),
+            lambda: setattr(app.conf, "task_always_eager", eager),
+            self.blocker.restore,
+        ]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for undo in self.restore:
+            undo()
+        self.restore = []
 
 
 @pytest.fixture(scope="module")
 def module_transaction(request, django_db_setup, django_db_blocker):
-    """A transaction open for the module (rolled back after its last test); the database is
-    reachable from the module's own fixtures. A transactional test (one that commits, flushes
-    or migrates) cannot share the module with it: it is refused here, by name."""
+    """A transaction open for the module (rolled back after its last test); ``with`` it, the
+    module's builders reach the database. A transactional test (one that commits, flushes or
+    migrates) cannot share the module with it: it is refused here, by name."""
     from django.db import transaction
-    from django.test.utils import override_settings
 
-    from annuminas.celery import app
     from warbands.content_loader import content_pack_load
 
     transactional = [
@@ -312,21 +357,20 @@ def module_transaction(request, django_db_setup, django_db_blocker):
             f"and cannot hold transactional tests; move them to a module of their own: "
             + ", ".join(transactional)
         )
-    with django_db_blocker.unblock(), override_settings(SHEET_WARM_ON_WRITE=False):
-        eager = app.conf.task_always_eager
-        app.conf.task_always_eager = True
+    building = ModuleBuilding(django_db_blocker)
+    outer = transaction.atomic()
+    outer._from_testcase = True  # as TestCase's own: the services' durable blocks nest in it
+    with building:
         # Committed, as tests/warbands/fixtures.py's session fixture does (a no-op after it):
         # loaded inside the transaction, it would be gone for the modules that follow.
         content_pack_load()
-        outer = transaction.atomic()
-        outer._from_testcase = True  # as TestCase's own: the services' durable blocks nest in it
         outer.__enter__()
-        try:
-            yield
-        finally:
+    try:
+        yield building
+    finally:
+        with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
-            app.conf.task_always_eager = eager
 
 
 @pytest.fixture

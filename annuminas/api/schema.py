@@ -210,13 +210,14 @@ class EnglishSchemaView(SpectacularAPIView):
 
     The document follows from the code alone (the same for every caller, logged in or not), so
     each process generates it once and keeps it: generating it cost ~0.75 s of CPU for every
-    visit of the schema or of the API docs page, which loads it. A few documents at most are
-    kept (one per ``?version=`` asked for), so odd query strings cannot grow the memory."""
+    visit of the schema or of the API docs page, which loads it. The API has one version, so
+    ``?version=`` names no other document (it would have made one generation a visit). The
+    first visit generates it under a lock: drf-spectacular's generator is not safe in two
+    threads at once."""
 
     schema = None  # not an operation of the API it describes
-    KEPT = 4
-    _documents: ClassVar[dict[str | None, dict[str, Any]]] = {}
-    _keeping: ClassVar[threading.Lock] = threading.Lock()
+    _document: ClassVar[dict[str, Any] | None] = None
+    _generating: ClassVar[threading.Lock] = threading.Lock()
 
     def dispatch(self, request, *args, **kwargs):
         # Rendered here, inside English: the document's texts are lazy until rendered.
@@ -227,19 +228,16 @@ class EnglishSchemaView(SpectacularAPIView):
         return response
 
     def _get_schema_response(self, request):
-        version = self.api_version or request.version or self._get_version_parameter(request)
-        document = self._documents.get(version)
-        if document is None:  # two first visits at once both generate it: the same document
-            generator = self.generator_class(
-                urlconf=self.urlconf, api_version=version, patterns=self.patterns
-            )
-            with translation.override("en"):  # whatever ?lang= asked for
-                document = generator.get_schema(request=request, public=self.serve_public)
-            with self._keeping:
-                while len(self._documents) >= self.KEPT:
-                    self._documents.pop(next(iter(self._documents)))
-                self._documents[version] = document
-        filename = self._get_filename(request, version)
+        document = EnglishSchemaView._document
+        if document is None:
+            with EnglishSchemaView._generating:
+                document = EnglishSchemaView._document
+                if document is None:
+                    generator = self.generator_class(urlconf=self.urlconf, patterns=self.patterns)
+                    with translation.override("en"):  # whatever ?lang= asked for
+                        document = generator.get_schema(request=request, public=self.serve_public)
+                    EnglishSchemaView._document = document
+        filename = self._get_filename(request, None)
         return Response(
             data=document, headers={"Content-Disposition": f'inline; filename="{filename}"'}
         )

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from battles.campaigns import services
 from battles.campaigns.selectors import campaign_tables
-from battles.models import Campaign
+from battles.models import SCENARIOS, Campaign
 from rules.engine.campaign_tables import DEFAULT_SCENARIOS
 
 
@@ -56,6 +56,15 @@ def pick_scenario(campaign: Campaign, name: str) -> dict[str, Any]:
             ]
         }
     )
+
+
+def scenario_suggestions(campaign: Campaign) -> list[str]:
+    """The names a form suggests for a battle of ``campaign``: its list or its pack's when it
+    has one (the names its organiser wrote); else the default list in the reader's language."""
+    names = [scenario["name"] for scenario in campaign_scenarios(campaign)]
+    if names == [scenario["name"] for scenario in DEFAULT_SCENARIOS]:
+        return [str(name) for name in SCENARIOS]
+    return names
 
 
 def own_scenarios(campaign: Campaign) -> list[dict[str, Any]]:

@@ -18,13 +18,12 @@ from django.views.decorators.http import require_http_methods
 
 from annuminas.converters import parse_id
 from annuminas.errors import Conflict
-from battles.battlelog.scenarios import campaign_scenarios
+from battles.battlelog.scenarios import scenario_suggestions
 from battles.common import access
 from battles.common.pages import form_write, login_or_404, service_error_message, visible_or_login
-from battles.models import SCENARIOS, Battle
+from battles.models import Battle
 from battles.reports import selectors, services
 from battles.reports.forms import EventForm, ReasonForm, ReportForm
-from rules.engine.campaign_tables import DEFAULT_SCENARIOS
 from warbands.models import Equipment
 
 EVENT_ROWS = 6
@@ -208,18 +207,9 @@ def battle_report(request: HttpRequest, pk: int) -> HttpResponse:
             "formset": formset,
             "correcting": correcting,
             "can_add_rows": formset.total_form_count() < MAX_EVENT_ROWS,
-            "scenarios": _scenario_suggestions(battle.campaign),
+            "scenarios": scenario_suggestions(battle.campaign),
         },
     )
-
-
-def _scenario_suggestions(campaign) -> list[str]:
-    """The campaign's scenarios when it or its pack has a list of its own (the names its
-    organiser wrote); else the default list in the reader's language."""
-    names = [scenario["name"] for scenario in campaign_scenarios(campaign)]
-    if names == [scenario["name"] for scenario in DEFAULT_SCENARIOS]:
-        return [str(name) for name in SCENARIOS]
-    return names
 
 
 def _with_more_rows(posted, extra: int):

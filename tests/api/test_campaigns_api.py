@@ -27,7 +27,8 @@ API = "/api/v1"
 
 @pytest.fixture(scope="module")
 def _world(module_transaction):
-    return build_world()
+    with module_transaction:
+        return build_world()
 
 
 @pytest.fixture
@@ -329,7 +330,8 @@ def _paired_league(players):
 @pytest.fixture(scope="module")
 def _paired_leagues(module_transaction):
     """A league of 2 and one of 9 with round 1 reported and confirmed (built once)."""
-    return {players: _paired_league(players) for players in (2, 9)}
+    with module_transaction:
+        return {players: _paired_league(players) for players in (2, 9)}
 
 
 @pytest.fixture

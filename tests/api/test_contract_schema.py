@@ -40,47 +40,67 @@ def walk(node):
             yield from walk(value)
 
 
-def test_the_schema_is_the_same_in_every_language():
+def test_the_schema_is_the_same_in_every_language(generations):
     spanish = APIClient(HTTP_ACCEPT_LANGUAGE="es").get("/api/v1/schema/?format=json")
+    generations.forget()  # each generated for its reader, not served from the other's
     english = APIClient(HTTP_ACCEPT_LANGUAGE="en").get("/api/v1/schema/?format=json")
+    assert generations.count == 2
     assert spanish.content == english.content
     assert spanish["Content-Language"] == "en"
     # Titles are English (a generator names types after them).
     assert "Estado" not in json.dumps(spanish.json()["components"]["schemas"])
 
 
-def test_the_document_is_generated_once_and_is_the_same_for_every_caller(monkeypatch, make_user):
-    """Generating it cost ~0.6 s of CPU a visit (the API docs page loads it too): each process
-    keeps it. What makes that safe: a stranger, a player and a superuser read the same bytes."""
+@pytest.fixture
+def generations(monkeypatch):
+    """How many times the schema view generated its document, starting with none kept;
+    ``generations.forget()`` drops the kept one (the next visit generates it again)."""
     from drf_spectacular.generators import SchemaGenerator
 
     from annuminas.api.schema import EnglishSchemaView
 
-    monkeypatch.setattr(EnglishSchemaView, "_documents", {})
-    generated = []
+    monkeypatch.setattr(EnglishSchemaView, "_document", None)
+    counted = []
     real = SchemaGenerator.get_schema
 
     def counting(self, *args, **kwargs):
-        generated.append(1)
+        counted.append(1)
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(SchemaGenerator, "get_schema", counting)
+
+    class Generations:
+        @property
+        def count(self) -> int:
+            return len(counted)
+
+        @staticmethod
+        def forget() -> None:
+            EnglishSchemaView._document = None
+
+    return Generations()
+
+
+def test_the_document_is_generated_once_and_is_the_same_for_every_caller(generations, make_user):
+    """Generating it cost ~0.75 s of CPU a visit (the API docs page loads it too): each
+    process keeps it. What makes that safe: a stranger, a player and a superuser, each served
+    a document generated for them, read the same bytes."""
     player, root = APIClient(), APIClient()
     player.force_authenticate(make_user("lector"))
     root.force_authenticate(make_user("raíz", is_staff=True, is_superuser=True))
-    answers = [c.get("/api/v1/schema/?format=json") for c in (APIClient(), player, root)]
+    answers = []
+    for client in (APIClient(), player, root):
+        generations.forget()
+        answers.append(client.get("/api/v1/schema/?format=json"))
     assert [a.status_code for a in answers] == [200, 200, 200]
     assert answers[0].content == answers[1].content == answers[2].content
-    assert len(generated) == 1
-    yaml = APIClient().get("/api/v1/schema/")  # another format, the same document
-    assert yaml.status_code == 200 and b"openapi:" in yaml.content
-    spanish = APIClient().get("/api/v1/schema/?format=json&lang=es")
-    assert spanish.content == answers[0].content
-    assert len(generated) == 1
-    # Odd query strings each cost a generation, but only a few documents are ever kept.
-    for number in range(EnglishSchemaView.KEPT + 3):
-        assert APIClient().get(f"/api/v1/schema/?version=v{number}").status_code == 200
-    assert len(EnglishSchemaView._documents) == EnglishSchemaView.KEPT
+    assert generations.count == 3
+    for query in ("", "?format=json&lang=es", "?version=v2", "?version=v3&format=json"):
+        assert APIClient().get(f"/api/v1/schema/{query}").status_code == 200
+    assert generations.count == 3  # kept: no language, format or version generates it again
+    generations.forget()  # generated for a reader who asks for Spanish: English all the same
+    assert APIClient().get("/api/v1/schema/?format=json&lang=es").content == answers[0].content
+    assert generations.count == 4
 
 
 def test_request_bodies_are_json_only(schema):

@@ -26,6 +26,7 @@ from openapi_spec_validator import validate
 from rest_framework.test import APIClient
 
 from battles.campaigns import services as campaigns
+from tests.db_template import kept_dir
 from tests.warbands.fixtures import *  # noqa: F403 - content_tx
 
 PACKAGE = "annuminas_client"
@@ -58,14 +59,15 @@ def _generate(schema: dict, root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def generated(schema):
-    """The client package, put on sys.path. Generating it takes a process ~5 s: it is kept in the
-    temporary directory under the digest of the schema and the generator's version, so a run
-    generates it again only when either has changed (a fresh machine, CI, a schema change)."""
+    """The client package, put on sys.path. Generating it takes a process ~5 s: it is kept (in
+    ``tests.db_template.kept_dir``) under the digest of the schema and the generator's version,
+    so a run generates it again only when either has changed (a fresh machine, CI, a schema
+    change)."""
     digest = hashlib.sha256(json.dumps(schema, sort_keys=True).encode())
     digest.update(importlib.metadata.version("openapi-python-client").encode())
-    root = Path(tempfile.gettempdir()) / f"annuminas-client-{digest.hexdigest()[:16]}"
+    root = kept_dir() / f"client-{digest.hexdigest()[:16]}"
     if not (root / PACKAGE / "__init__.py").exists():
-        building = Path(tempfile.mkdtemp(prefix="annuminas-client-"))
+        building = Path(tempfile.mkdtemp(prefix="client-", dir=kept_dir()))
         _generate(schema, building)
         try:
             building.rename(root)  # atomic; another process may have kept its own first

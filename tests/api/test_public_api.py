@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1"
 
 
-def _league(name: str, *, public: bool):
+def _league_with_battle(name: str, *, public: bool):
     league = build_league(quick_user, name=name, prefix=name[:3].lower())
     if public:
         campaign_update(campaign=league.campaign, by=league.organiser, changes={"public": True})
@@ -37,13 +37,14 @@ def _league(name: str, *, public: bool):
 @pytest.fixture(scope="module")
 def _two_campaigns(module_transaction):
     """A public and a private campaign, each with a confirmed battle (built once)."""
-    public, public_battle = _league("Liga Abierta", public=True)
-    private, private_battle = _league("Liga Cerrada", public=False)
-    return {
-        "public": (public, public_battle),
-        "private": (private, private_battle),
-        "stranger": quick_user("mirón"),
-    }
+    with module_transaction:
+        public, public_battle = _league_with_battle("Liga Abierta", public=True)
+        private, private_battle = _league_with_battle("Liga Cerrada", public=False)
+        return {
+            "public": (public, public_battle),
+            "private": (private, private_battle),
+            "stranger": quick_user("mirón"),
+        }
 
 
 @pytest.fixture

@@ -191,7 +191,8 @@ def make_league(league_content):
 
 @pytest.fixture(scope="module")
 def _league(module_transaction) -> League:
-    return build_league(prefix="m-")
+    with module_transaction:
+        return build_league(prefix="m-")
 
 
 @pytest.fixture

@@ -60,16 +60,17 @@ class Table:
 @pytest.fixture(scope="module")
 def _table(module_transaction):
     """A battle set up at the table (built once per module)."""
-    league = build_league(prefix="t-", henchmen=5, max_fighter_type_copies=None)
-    battle = first_battle(league)
-    table = Table(league, battle)
-    response = table.phone_a.post(
-        f"{table.url}setup/",
-        {"client_id": uid(), "first": table.a.pk, "scenario": "Escaramuza"},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
-    return league, battle
+    with module_transaction:
+        league = build_league(prefix="t-", henchmen=5, max_fighter_type_copies=None)
+        battle = first_battle(league)
+        table = Table(league, battle)
+        response = table.phone_a.post(
+            f"{table.url}setup/",
+            {"client_id": uid(), "first": table.a.pk, "scenario": "Escaramuza"},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+        return league, battle
 
 
 @pytest.fixture

@@ -36,32 +36,33 @@ def post(client, url, **data):
 def _at_table(module_transaction):
     """A battle of a league of three (the third player sits this round out), set up and its
     first turn begun; the first warband's captain carries a bow (built once per module)."""
-    league = build_league(prefix="c-", henchmen=3, players=3)
-    battle = first_battle(league)
-    a = battle.participants.order_by("pk").first().warband
-    captain = Fighter.objects.get(warband=a, is_leader=True)
-    warband_services.equipment_buy(
-        warband=a, equipment=Equipment.objects.get(slug="arco"), fighter=captain
-    )
-    players = {p.warband.owner_id for p in battle.participants.select_related("warband")}
-    user_a = a.owner
-    user_b = next(u for u, _ in league.players if u.pk in players and u.pk != user_a.pk)
-    benched = next(u for u, _ in league.players if u.pk not in players)
-    url = f"/battles/{battle.pk}/table/"
-    post(browser(user_a), url, op="setup", first=a.pk)
-    post(browser(user_a), url, op="turn", turn=1, side=a.pk)
-    b = battle.participants.exclude(warband=a).get().warband
-    return {
-        "league": league,
-        "battle": battle,
-        "url": url,
-        "a": a,
-        "b": b,
-        "user_a": user_a,
-        "user_b": user_b,
-        "benched": benched,
-        "captain": captain,
-    }
+    with module_transaction:
+        league = build_league(prefix="c-", henchmen=3, players=3)
+        battle = first_battle(league)
+        a = battle.participants.order_by("pk").first().warband
+        captain = Fighter.objects.get(warband=a, is_leader=True)
+        warband_services.equipment_buy(
+            warband=a, equipment=Equipment.objects.get(slug="arco"), fighter=captain
+        )
+        players = {p.warband.owner_id for p in battle.participants.select_related("warband")}
+        user_a = a.owner
+        user_b = next(u for u, _ in league.players if u.pk in players and u.pk != user_a.pk)
+        benched = next(u for u, _ in league.players if u.pk not in players)
+        url = f"/battles/{battle.pk}/table/"
+        post(browser(user_a), url, op="setup", first=a.pk)
+        post(browser(user_a), url, op="turn", turn=1, side=a.pk)
+        b = battle.participants.exclude(warband=a).get().warband
+        return {
+            "league": league,
+            "battle": battle,
+            "url": url,
+            "a": a,
+            "b": b,
+            "user_a": user_a,
+            "user_b": user_b,
+            "benched": benched,
+            "captain": captain,
+        }
 
 
 @pytest.fixture

@@ -28,9 +28,10 @@ def browser(user) -> Client:
 
 @pytest.fixture(scope="module")
 def _at_table(module_transaction):
-    league = build_league(prefix="t-", henchmen=3)
-    battle = first_battle(league)
-    return league, battle, f"/battles/{battle.pk}/table/"
+    with module_transaction:
+        league = build_league(prefix="t-", henchmen=3)
+        battle = first_battle(league)
+        return league, battle, f"/battles/{battle.pk}/table/"
 
 
 @pytest.fixture

@@ -137,11 +137,12 @@ def parity_problems(setting: Setting, *, campaign, schema: dict, page: str, requ
 @pytest.fixture(scope="module")
 def _doors(module_transaction):
     """What the parity check reads: a campaign, the schema, the creation page (built once)."""
-    league = build_league(prefix="d-")
-    client = Client()
-    client.force_login(league.organiser)
-    page = client.get(reverse("campaign-create")).content.decode()
-    return {"league": league, "schema": _schema(), "page": page}
+    with module_transaction:
+        league = build_league(prefix="d-")
+        client = Client()
+        client.force_login(league.organiser)
+        page = client.get(reverse("campaign-create")).content.decode()
+        return {"league": league, "schema": _schema(), "page": page}
 
 
 @pytest.fixture

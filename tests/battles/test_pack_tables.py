@@ -515,3 +515,17 @@ def test_a_move_to_a_version_with_other_thresholds_counts_advances_by_them_at_on
     assert moved.warband_type.pack_version_id == second.pk
     assert moved.version == version_before + 1
     assert HenchmanGroup.objects.get(warband=warband).advances_due == 0
+
+
+def test_the_report_form_suggests_the_packs_scenarios(organiser, client):
+    """A campaign on a pack with its own scenario list: the report by hand suggests that list,
+    as the battle's setup offers it."""
+    from tests.battles.factories import first_battle  # noqa: PLC0415
+
+    _pack, version = published(organiser)
+    league = _league_on(organiser, version)
+    battle = first_battle(league)
+    client.force_login(league.user(0))
+    page = client.get(f"/battles/{battle.pk}/report/").content.decode()
+    assert '<option value="Emboscada en el vado">' in page
+    assert '<option value="Escaramuza">' in page and "Pelea callejera" not in page

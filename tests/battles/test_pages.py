@@ -25,7 +25,8 @@ ROLES = ("anonymous", "stranger", "participant", "opponent", "organiser", "other
 
 @pytest.fixture(scope="module")
 def _world(module_transaction):
-    return build_world()
+    with module_transaction:
+        return build_world()
 
 
 @pytest.fixture
@@ -262,7 +263,8 @@ def _played_league(players):
 @pytest.fixture(scope="module")
 def _played_leagues(module_transaction):
     """A league of 2 and one of 9 with round 1 reported and confirmed (built once)."""
-    return {players: _played_league(players) for players in (2, 9)}
+    with module_transaction:
+        return {players: _played_league(players) for players in (2, 9)}
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from warbands.services.hired_swords import hired_sword_hire
 pytestmark = pytest.mark.django_db
 
 
-def fresh(warband: Warband) -> Warband:
+def reloaded(warband: Warband) -> Warband:
     return Warband.objects.select_related("undo_point").get(pk=warband.pk)
 
 
@@ -36,20 +36,20 @@ def test_no_undo_while_a_battle_of_the_warband_is_under_way(league):
     warband = league.warband(0)
     battle = first_battle(league)  # scheduled, nothing logged: the undo still works
     buy_sword(warband)
-    roster.warband_undo(warband=fresh(warband))
+    roster.warband_undo(warband=reloaded(warband))
 
     buy_sword(warband)
     services.battle_report(
         battle=battle, reporter=league.user(0), report=simple_report(battle, warband)
     )
-    treasury = fresh(warband).treasury
+    treasury = reloaded(warband).treasury
     with pytest.raises(Conflict) as refused:
-        roster.warband_undo(warband=fresh(warband))
+        roster.warband_undo(warband=reloaded(warband))
     assert "under way" in str(refused.value.detail)
-    assert fresh(warband).treasury == treasury  # nothing came back
+    assert reloaded(warband).treasury == treasury  # nothing came back
     services.battle_confirm(battle=battle, by=league.user(1))
     with pytest.raises(Conflict):  # confirmed, its sequence not applied yet
-        roster.warband_undo(warband=fresh(warband))
+        roster.warband_undo(warband=reloaded(warband))
 
 
 def test_the_api_answers_409_while_a_battle_is_under_way(league):
@@ -72,12 +72,12 @@ def test_what_an_undo_brings_back_must_keep_the_house_rules(make_league):
     soldier = warband.fighters.filter(group__isnull=False).first()
     roster.fighter_dismiss(fighter=soldier)
     # The organiser tightens the cap to the rating the warband has now, without the soldier.
-    Campaign.objects.filter(pk=league.campaign.pk).update(rating_cap=fresh(warband).rating)
-    before = fresh(warband)
+    Campaign.objects.filter(pk=league.campaign.pk).update(rating_cap=reloaded(warband).rating)
+    before = reloaded(warband)
     with pytest.raises(ValidationError) as refused:
         roster.warband_undo(warband=before)
     assert "cap" in str(refused.value)
-    after = fresh(warband)
+    after = reloaded(warband)
     assert (after.treasury, after.version) == (before.treasury, before.version)
     assert not Fighter.objects.filter(pk=soldier.pk).exists()
 

@@ -1,7 +1,7 @@
 """Data built once per module (``module_transaction`` and ``fresh``, tests/conftest.py): each
-test finds it as built, whatever the test before it wrote, changed in memory or cached. (The
-tests run in file order in one process; under pytest-xdist they may land in two, each building
-its own.)"""
+test finds it as built, whatever the test before it wrote, changed in memory or cached. The two
+tests run in file order in one process (the Makefile's ``--dist loadfile`` keeps a module's tests
+together)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from tests.battles.factories import build_league
 
 pytestmark = pytest.mark.django_db
 NAME = "Liga de Fornost"
+FIRST_RAN: list[bool] = []
 
 
 @pytest.fixture(scope="module")
 def _built(module_transaction):
-    return build_league(prefix="md-")
+    with module_transaction:
+        return build_league(prefix="md-")
 
 
 @pytest.fixture
@@ -31,10 +33,12 @@ def test_a_test_writes_changes_and_caches(built, _built):
     built.campaign.save(update_fields=["name"])
     built.players.clear()
     cache.set("module-data-probe", "de la primera prueba")
+    FIRST_RAN.append(True)
     assert Campaign.objects.get(pk=built.campaign.pk).name == "Liga cambiada"
 
 
 def test_the_next_test_finds_it_as_built(built):
+    assert FIRST_RAN, "the first test ran in another process (run with --dist loadfile)"
     assert built.campaign.name == NAME and len(built.players) == 2
     assert Campaign.objects.get(pk=built.campaign.pk).name == NAME
     assert cache.get("module-data-probe") is None

@@ -15,7 +15,7 @@ def ledger_sum(warband):
     return warband.ledger.aggregate(total=Sum("amount"))["total"]
 
 
-def fresh(warband):
+def reloaded(warband):
     return Warband.objects.get(pk=warband.pk)
 
 
@@ -34,13 +34,13 @@ def fund(warband, amount=2000):
 
 
 def assert_unchanged(warband, before):
-    after = fresh(warband)
+    after = reloaded(warband)
     assert (after.treasury, after.version, after.rating) == before
     assert after.treasury == ledger_sum(after)
 
 
 def snapshot(warband):
-    warband = fresh(warband)
+    warband = reloaded(warband)
     return (warband.treasury, warband.version, warband.rating)
 
 
@@ -77,10 +77,10 @@ def test_hire_a_henchman_group(warband):
 def test_new_members_join_a_group_paying_its_equipment(warband):
     group = hire(warband, "guerrero-mercenario", "Lanzas", count=2)
     buy(warband, "lanza", group=group)
-    treasury = fresh(warband).treasury
+    treasury = reloaded(warband).treasury
     hire(warband, "guerrero-mercenario", "ignored", count=1, group=group)
     assert group.members.count() == 3
-    assert fresh(warband).treasury == treasury - (25 + 10)
+    assert reloaded(warband).treasury == treasury - (25 + 10)
 
 
 def test_the_hire_price_is_what_hiring_charges(warband):
@@ -89,9 +89,9 @@ def test_the_hire_price_is_what_hiring_charges(warband):
     quoted = services.fighter_hire_price(
         fighter_type=fighter_type("guerrero-mercenario"), count=2, group=group
     )
-    treasury = fresh(warband).treasury
+    treasury = reloaded(warband).treasury
     hire(warband, "guerrero-mercenario", count=2, group=group)
-    assert quoted == 2 * (25 + 10) == treasury - fresh(warband).treasury
+    assert quoted == 2 * (25 + 10) == treasury - reloaded(warband).treasury
 
 
 def test_rating_and_advances_due_follow_the_packs_numbers(warband):
@@ -109,7 +109,7 @@ def test_rating_and_advances_due_follow_the_packs_numbers(warband):
     services.fighter_add_experience(group=group, amount=1)
     assert Fighter.objects.get(pk=captain.pk).advances_due == 2
     assert HenchmanGroup.objects.get(pk=group.pk).advances_due == 1
-    assert fresh(warband).rating == (7 + 22) + 2 * (7 + 1)
+    assert reloaded(warband).rating == (7 + 22) + 2 * (7 + 1)
 
 
 def test_only_one_leader(warband):
@@ -219,7 +219,7 @@ def test_rare_items_need_to_be_found(content, make_warband):
         warband=elves, equipment=equipment("cota-de-mithril"), fighter=lord, rare_found=True
     )
     assert lord.equipment.get().equipment.slug == "cota-de-mithril"
-    assert fresh(elves).treasury == 500 - 90 - 200
+    assert reloaded(elves).treasury == 500 - 90 - 200
 
 
 def test_a_list_may_make_a_rare_item_common(content, make_warband):
@@ -303,7 +303,7 @@ def test_sell_for_half_rounded_down(warband):
     axe = buy(warband, "hacha", fighter=captain)
     entry = services.equipment_sell(item=axe)
     assert entry.amount == 2 and entry.reason == "sell"
-    assert fresh(warband).treasury == 440 - 5 + 2 == ledger_sum(warband)
+    assert reloaded(warband).treasury == 440 - 5 + 2 == ledger_sum(warband)
     assert not EquipmentItem.objects.filter(pk=axe.pk).exists()
 
 
@@ -317,12 +317,12 @@ def test_stash_and_reallocate(warband):
     captain = hire(warband, "capitan-mercenario")
     champion = hire(warband, "campeon-mercenario")
     sword = buy(warband, "espada", fighter=captain)
-    treasury = fresh(warband).treasury
+    treasury = reloaded(warband).treasury
     (stashed,) = services.equipment_stash(item=sword)
     assert stashed.in_stash
     moved = services.equipment_assign(item=stashed, fighter=champion)
     assert moved.fighter == champion
-    assert fresh(warband).treasury == treasury
+    assert reloaded(warband).treasury == treasury
 
 
 def test_group_items_stash_one_per_member_and_come_back_together(warband):
@@ -341,7 +341,7 @@ def test_group_items_stash_one_per_member_and_come_back_together(warband):
 
 def test_buy_into_the_stash(warband):
     item = buy(warband, "escudo")
-    assert item.in_stash and fresh(warband).treasury == 495
+    assert item.in_stash and reloaded(warband).treasury == 495
 
 
 def test_reallocation_respects_the_list_and_loadout(warband):
@@ -350,7 +350,7 @@ def test_reallocation_respects_the_list_and_loadout(warband):
     shield = buy(warband, "escudo")
     with pytest.raises(ValidationError, match="needs both hands"):
         services.equipment_assign(item=shield, fighter=captain)
-    assert fresh(warband).equipment_items.get(pk=shield.pk).in_stash
+    assert reloaded(warband).equipment_items.get(pk=shield.pk).in_stash
 
 
 # --- dismiss, retire ---------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def test_dismiss_moves_equipment_to_the_stash(warband):
     services.fighter_dismiss(fighter=champion)
     assert not Fighter.objects.filter(pk=champion.pk).exists()
     assert warband.equipment_items.get().in_stash
-    assert fresh(warband).rating == 25
+    assert reloaded(warband).rating == 25
     assert warband.ledger.latest("pk").reason == "dismiss"
 
 
@@ -376,14 +376,14 @@ def test_dismiss_a_group_member_and_a_group(warband):
     services.group_dismiss(group=group)
     assert not HenchmanGroup.objects.filter(pk=group.pk).exists()
     assert warband.equipment_items.filter(group=None, fighter=None).count() == 2
-    assert fresh(warband).rating == 0
+    assert reloaded(warband).rating == 0
 
 
 def test_retire(warband):
     champion = hire(warband, "campeon-mercenario")
     services.fighter_retire(fighter=champion)
     assert Fighter.objects.get(pk=champion.pk).status == "retired"
-    assert fresh(warband).rating == 0
+    assert reloaded(warband).rating == 0
 
 
 # --- versions, ledger, rating, post-battle hooks ----------------------------------------------
@@ -403,13 +403,13 @@ def test_stale_version_is_a_conflict_and_changes_nothing(warband):
     with pytest.raises(Conflict):
         services.warband_update(warband=warband, expected_version=version, name="Otro")
     assert_unchanged(warband, before)
-    assert fresh(warband).name == "Los Lobos"
+    assert reloaded(warband).name == "Los Lobos"
 
 
 def test_update_with_current_version(warband):
     services.warband_update(warband=warband, expected_version=warband.version, notes="Hola")
     services.warband_rename(warband=warband, name="Los Osos")
-    assert (fresh(warband).name, fresh(warband).notes) == ("Los Osos", "Hola")
+    assert (reloaded(warband).name, reloaded(warband).notes) == ("Los Osos", "Hola")
     with pytest.raises(ValidationError):
         services.warband_update(warband=warband, expected_version=None, treasury=9000)
 
@@ -424,7 +424,7 @@ def test_ledger_never_below_zero(warband):
     services.ledger_record(
         warband=warband, amount=0, finds_delta=3, reason="exploration", description="x"
     )
-    assert (fresh(warband).treasury, fresh(warband).finds) == (500, 3)
+    assert (reloaded(warband).treasury, reloaded(warband).finds) == (500, 3)
 
 
 def test_ledger_entries_are_append_only(warband):
@@ -448,7 +448,7 @@ def test_rating_counts_large_creatures_as_20(content, make_warband):
     fund(orcs)
     hire(orcs, "troll-de-las-cavernas", count=1)
     hire(orcs, "guerrero-orco", count=2)
-    assert fresh(orcs).rating == 20 + 10
+    assert reloaded(orcs).rating == 20 + 10
 
 
 def test_experience_and_advances_due(warband):
@@ -461,7 +461,7 @@ def test_experience_and_advances_due(warband):
     group.refresh_from_db()
     assert group.advances_due == 2
     assert {m.experience for m in group.members.all()} == {5}
-    assert fresh(warband).rating == (5 + 24) + 2 * (5 + 5)
+    assert reloaded(warband).rating == (5 + 24) + 2 * (5 + 5)
     services.fighter_add_advance(group=group, record={"roll": 8}, characteristic="a")
     group.refresh_from_db()
     assert (group.advances_due, group.a) == (1, 2)
@@ -485,7 +485,7 @@ def test_kill_removes_equipment_and_records_it(warband):
     captain.refresh_from_db()
     assert captain.status == "dead" and not captain.equipment.exists()
     assert "Espada" in warband.ledger.latest("pk").description
-    assert fresh(warband).rating == 0
+    assert reloaded(warband).rating == 0
 
 
 def test_status_and_injuries(warband):
@@ -543,9 +543,9 @@ def test_export_import_reproduces_the_roster(warband, user):
     again.pop("exported_at")
     assert again == exported
     assert (copy.treasury, copy.finds, copy.rating) == (
-        fresh(warband).treasury,
+        reloaded(warband).treasury,
         2,
-        fresh(warband).rating,
+        reloaded(warband).rating,
     )
 
 

@@ -15,13 +15,13 @@ from warbands.services.hired_swords import hired_sword_hire, hired_sword_leave, 
 pytestmark = pytest.mark.django_db
 
 
-def fresh(warband: Warband) -> Warband:
+def reloaded(warband: Warband) -> Warband:
     return Warband.objects.select_related("undo_point").get(pk=warband.pk)
 
 
 def roster_state(warband: Warband) -> dict:
     """What a player sees of the roster: members, groups, gear, money."""
-    warband = fresh(warband)
+    warband = reloaded(warband)
     return {
         "treasury": warband.treasury,
         "finds": warband.finds,
@@ -57,13 +57,13 @@ def undo_brings_back(warband, before: dict, change) -> str:
     and the ledger still adds up (one more line, none deleted)."""
     lines = warband.ledger.count()
     change()
-    offer = services.undo_offer(fresh(warband))
+    offer = services.undo_offer(reloaded(warband))
     assert offer is not None
-    words = services.warband_undo(warband=fresh(warband))
+    words = services.warband_undo(warband=reloaded(warband))
     assert roster_state(warband) == before
-    assert ledger_sum(warband) == fresh(warband).treasury
+    assert ledger_sum(warband) == reloaded(warband).treasury
     assert warband.ledger.count() >= lines + 1  # the change's lines stay; nothing is deleted
-    assert services.undo_offer(fresh(warband)) is None
+    assert services.undo_offer(reloaded(warband)) is None
     return words
 
 
@@ -128,10 +128,10 @@ def test_undo_a_hired_sword(warband, captain):
     terms = min(hired_swords_for(warband.warband_type), key=lambda sword: sword.fighter_type.cost)
     services.ledger_record(warband=warband, amount=500, reason="adjustment", description="+")
     before = roster_state(warband)
-    hired_sword_hire(warband=fresh(warband), hired_sword=terms)
-    services.warband_undo(warband=fresh(warband))
+    hired_sword_hire(warband=reloaded(warband), hired_sword=terms)
+    services.warband_undo(warband=reloaded(warband))
     assert roster_state(warband) == before
-    sword = hired_sword_hire(warband=fresh(warband), hired_sword=terms)
+    sword = hired_sword_hire(warband=reloaded(warband), hired_sword=terms)
     after_hire = roster_state(warband)
     undo_brings_back(warband, after_hire, lambda: hired_sword_leave(fighter=sword))
 
@@ -140,14 +140,14 @@ def test_only_the_last_change_and_only_while_nothing_changed_since(warband, capt
     buy(warband, "espada", fighter=captain)
     services.fighter_update(fighter=captain, name="Aranarth el Viejo")  # not undoable, a write
     with pytest.raises(Conflict):
-        services.warband_undo(warband=fresh(warband))
-    assert services.undo_offer(fresh(warband)) is None
+        services.warband_undo(warband=reloaded(warband))
+    assert services.undo_offer(reloaded(warband)) is None
     buy(warband, "daga", fighter=captain)
     with pytest.raises(Conflict):  # a stale version is refused like any other write
-        services.warband_undo(warband=fresh(warband), expected_version=1)
-    services.warband_undo(warband=fresh(warband))
+        services.warband_undo(warband=reloaded(warband), expected_version=1)
+    services.warband_undo(warband=reloaded(warband))
     with pytest.raises(Conflict):  # and there is only one step
-        services.warband_undo(warband=fresh(warband))
+        services.warband_undo(warband=reloaded(warband))
 
 
 def test_a_refused_change_keeps_the_previous_undo(warband, captain):
@@ -156,7 +156,7 @@ def test_a_refused_change_keeps_the_previous_undo(warband, captain):
     with pytest.raises(Exception):  # noqa: B017, PT011 - a refusal, whichever kind
         hire(warband, "capitan-mercenario", name="Otro")  # a second leader
     assert UndoPoint.objects.get(warband=warband).version_after == point.version_after
-    assert services.undo_offer(fresh(warband)).code == "bought"
+    assert services.undo_offer(reloaded(warband)).code == "bought"
 
 
 # --- the sheet and the API ------------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_the_sheet_offers_the_undo_and_asks_first(client, warband, captain, user
     assert 'data-testid="undo-line"' in sheet.content.decode()
     assert "Undo the purchase of Sword" in sheet.content.decode()
     url = reverse("warband-undo", args=[warband.pk])
-    version = fresh(warband).version
+    version = reloaded(warband).version
 
     asked = client.post(url, {"version": version})  # no JavaScript: a page that asks
     assert asked.status_code == 200 and "Undo the purchase of Sword?" in asked.content.decode()
@@ -206,7 +206,7 @@ def test_the_api_shows_and_undoes_the_last_change(warband, captain, user):
     assert done.status_code == 200, done.json()
     assert done.json()["undone"] == "the purchase of Sword"
     assert done.json()["warband"]["undo"] is None
-    assert done["ETag"] == fresh(warband).etag
+    assert done["ETag"] == reloaded(warband).etag
     again = api.post(url + "undo/", {}, format="json")
     assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_to_undo"
     assert not captain.equipment.exists()

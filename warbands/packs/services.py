@@ -562,10 +562,10 @@ def campaign_pack_move(*, campaign, version: PackVersion | None, by, confirmed: 
                 skills.get(local_slug(s.slug, s.pack_version_id), s) for s in fighter.skills.all()
             ]
             fighter.skills.set(moved)
-        # The new version's rating points and advance thresholds count from now: the rating
-        # and every advance due (the sheet's boxes) are those of the version moved to.
+        # The rating and every advance due (the sheet's boxes) are counted again at once, by the
+        # pack's rating points and the new version's advance thresholds.
         roster_refresh(warband)
-        warband.save(update_fields=["warband_type", "version", "rating"])
+        warband.save(update_fields=["warband_type", "version", "rating", "updated_at"])
     campaign.pack_version = version
     campaign.save(update_fields=["pack_version"])
     return preview
