@@ -72,7 +72,9 @@ def _fingerprint() -> str:
         if folder.is_relative_to(ROOT) and "site-packages" not in folder.parts:
             files += sorted(folder.glob("models.py")) + sorted(folder.glob("models/*.py"))
     for path in files + sorted(set(_receiver_sources())):
-        digest.update(str(path).encode())
+        # Named within the project (or by file name): two clones of one commit share the copy.
+        name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else Path(path.name)
+        digest.update(name.as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
