@@ -487,18 +487,9 @@ def test_a_move_to_a_version_with_other_thresholds_counts_advances_by_them_at_on
     pack, first = published(
         organiser, tables={"advance_thresholds": {"hero": [2, 4], "henchman": [1, 3, 6]}}
     )
-    campaign = services.campaign_create(organiser=organiser, name="Liga de los Umbrales")
-    packs.campaign_pack_move(campaign=campaign, version=first, by=organiser, confirmed=True)
-    services.campaign_transition(campaign=campaign, by=organiser, state=Campaign.State.OPEN)
-    player = quick_user("player-moves-thresholds")
-    kind = WarbandType.objects.get(pack_version=first, playable=True)
-    warband = warband_services.warband_create(owner=player, warband_type=kind, name="Umbrales")
-    warband_services.fighter_hire(
-        warband=warband, fighter_type=kind.fighter_types.get(role="henchman"), name="B", count=2
-    )
-    services.campaign_join(
-        campaign=campaign, user=player, warband=warband, join_code=campaign.join_code
-    )
+    players = [(quick_user(f"player-thresholds-{label}"), label) for label in ("U", "V")]
+    league = league_on_pack(organiser, first, players, name="Liga de Umbrales")
+    campaign, warband = league.campaign, league.warband(0)
     HenchmanGroup.objects.filter(warband=warband).update(experience=1)
     warband_services.warband_rating_refresh(warband=warband)
     assert HenchmanGroup.objects.get(warband=warband).advances_due == 1
