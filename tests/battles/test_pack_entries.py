@@ -322,13 +322,6 @@ def test_only_the_author_edits_entries(pack, organiser):
 
 
 # The pages ----------------------------------------------------------------------------------
-@pytest.fixture
-def author(client, organiser):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(organiser)
-    return client
-
-
 def test_the_pack_page_lists_the_drafts_entries_per_section(pack, author):
     page = author.get(f"/packs/{pack.slug}/").content.decode()
     for kind in (

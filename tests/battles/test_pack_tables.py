@@ -321,13 +321,6 @@ def test_the_default_pack_takes_no_tables(league_content, tmp_path):
 
 
 # The pages -----------------------------------------------------------------------------------
-@pytest.fixture
-def author(client, organiser):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    client.force_login(organiser)
-    return client
-
-
 def test_the_draft_page_lists_the_tables_and_a_table_is_edited_on_its_page(organiser, author):
     pack = packs.pack_create(owner=organiser, name="Liga")
     page = author.get(f"/packs/{pack.slug}/").content.decode()
